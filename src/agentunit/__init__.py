@@ -1,0 +1,53 @@
+"""agentunit: test LLM applications and AI agents, offline-first.
+
+Public API (imported lazily so the CLI starts fast)::
+
+    from agentunit import evaluate, check, Scenario, Runner, DatasetCase, MetricResult
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+__version__ = "0.1.0"
+
+_EXPORTS = {
+    "evaluate": "agentunit.api",
+    "check": "agentunit.api",
+    "Scenario": "agentunit.core.scenario",
+    "Runner": "agentunit.core.runner",
+    "run_suite": "agentunit.core.runner",
+    "TraceLog": "agentunit.core.trace",
+    "TraceEvent": "agentunit.core.trace",
+    "Outcome": "agentunit.core.outcome",
+    "AdapterOutcome": "agentunit.core.outcome",
+    "RunResult": "agentunit.core.engine",
+    "DatasetCase": "agentunit.datasets.base",
+    "DatasetSource": "agentunit.datasets.base",
+    "BaseAdapter": "agentunit.adapters.base",
+    "Metric": "agentunit.metrics.base",
+    "MetricResult": "agentunit.metrics.base",
+    "CompositeMetric": "agentunit.metrics.base",
+    "register_metric": "agentunit.metrics.registry",
+    "resolve_metrics": "agentunit.metrics",
+    "Suite": "agentunit.suite.model",
+    "load_suite": "agentunit.suite.loader",
+    "AgentUnitError": "agentunit.errors",
+    "SuiteError": "agentunit.errors",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'agentunit' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_EXPORTS])

@@ -1,0 +1,3 @@
+from agentunit.cli import main
+
+main()

@@ -1,0 +1,160 @@
+"""The Python API: ``evaluate`` a suite or cases, ``check`` one metric on one output."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from agentunit.core.engine import Engine, RunOptions, RunResult
+from agentunit.core.envelope import build_trace, parse_reply
+from agentunit.core.outcome import Outcome
+from agentunit.datasets.base import DatasetCase
+from agentunit.errors import MetricConfigError
+from agentunit.metrics import metric_from_spec
+from agentunit.metrics.base import MetricResult, score
+from agentunit.store.sqlite import Store
+from agentunit.suite.loader import load_suite, suite_from_dict
+from agentunit.suite.model import Suite
+from agentunit.targets.base import Target
+
+_CASE_FIELDS = ("query", "prompt", "expected_output", "context", "expected_tools", "tools", "plan",
+                "conversation", "role", "rules", "vars", "metadata")
+_OUTCOME_FIELDS = ("tool_calls", "agent_calls", "usage", "cost", "latency_ms", "logprobs", "finish_reason")
+
+
+def check(output: Any, spec: Any, **fields: Any) -> MetricResult:
+    """Evaluate one metric spec on one output and return its MetricResult.
+
+    Args:
+        output: the answer (text, or an envelope dict ``{output, trusys}``).
+        spec: a metric name (``"contains"``, ``"not-equals"``) or a dict
+            ``{"metric", "value", "threshold", "weight", "config"}``, or a metric instance.
+        fields: case and outcome fields: ``query``/``prompt``, ``expected_output``, ``context``,
+            ``expected_tools``, ``tools``, ``plan``, ``conversation``, ``role``, ``rules``, ``vars``,
+            ``metadata``, ``tool_calls``, ``agent_calls``, ``usage``, ``cost``, ``latency_ms``,
+            ``logprobs``, ``finish_reason``.
+    """
+    unknown = set(fields) - set(_CASE_FIELDS) - set(_OUTCOME_FIELDS)
+    if unknown:
+        raise TypeError(f"unknown field(s) {', '.join(sorted(unknown))}; "
+                        f"allowed: {', '.join((*_CASE_FIELDS, *_OUTCOME_FIELDS))}")
+    metric = metric_from_spec(spec)
+    context = fields.get("context")
+    case = DatasetCase(
+        id="check", query=str(fields.get("query", fields.get("prompt", "")) or ""),
+        expected_output=fields.get("expected_output"), context=[context] if isinstance(context, str) else context,
+        tools=fields.get("tools"), expected_tools=fields.get("expected_tools"), plan=fields.get("plan"),
+        conversation=fields.get("conversation"), role=fields.get("role"), rules=fields.get("rules"),
+        vars=dict(fields.get("vars") or {}), metadata=dict(fields.get("metadata") or {}))
+    info = getattr(metric, "info", None)
+    if info is not None and info.value == "required" and getattr(metric, "value", None) is None \
+            and case.expected_output is None:
+        raise MetricConfigError(f"metric {info.name!r} needs a value or expected_output")
+    outcome = parse_reply(output) if output is not None else Outcome(output=None)
+    for key in _OUTCOME_FIELDS:
+        if fields.get(key) is not None:
+            setattr(outcome, key, fields[key])
+    if outcome.query is None and case.query:
+        outcome.query = case.query
+    return score(metric, case, build_trace(outcome, case.query), outcome)
+
+
+def evaluate(
+    suite: str | Path | dict[str, Any] | Suite | None = None,
+    *,
+    cases: Iterable[dict[str, Any] | DatasetCase] | None = None,
+    target: dict[str, Any] | Callable[..., Any] | Target | None = None,
+    metrics: Iterable[Any] | None = None,
+    concurrency: int = 8,
+    repeat: int = 1,
+    timeout: float | None = None,
+    cache: bool = True,
+    filter: str | None = None,
+    db: str | Path = ":memory:",
+    name: str = "evaluate",
+) -> RunResult:
+    """Run a suite (a file path, a suite dict or a Suite) or a list of cases, and return the results.
+
+    Args:
+        suite: suite file, decoded suite dict, or Suite.
+        cases: alternatively, cases as dicts (suite-format fields) or DatasetCase objects.
+        target: target spec dict, a Python callable, or a Target; overrides the suite's target.
+        metrics: metric names/specs/instances applied to every case.
+        concurrency, repeat, timeout, cache, filter: as for ``agentunit run``.
+        db: results database (default in memory; pass a path to keep results and the cache).
+        name: suite name when running bare cases.
+    """
+    built = _build_suite(suite, cases, metrics, name)
+    built.validate()
+    target_obj = _target(target, built)
+    store = Store(db)
+    options = RunOptions(concurrency=concurrency, repeat=repeat, timeout=timeout, cache=cache, filter=filter)
+    return _run(Engine(built, store, options, target=target_obj))
+
+
+def _run(engine: Engine) -> RunResult:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(engine.run())
+    # Called from inside an event loop (a notebook, an async test): run in a helper thread.
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, engine.run()).result()
+
+
+def _build_suite(suite: Any, cases: Any, metrics: Any, name: str) -> Suite:
+    instances = [m for m in (metrics or []) if callable(getattr(m, "evaluate", None))]
+    specs = [m for m in (metrics or []) if not callable(getattr(m, "evaluate", None))]
+    if isinstance(suite, Suite):
+        built = suite
+    elif isinstance(suite, (str, Path)):
+        built = load_suite(suite)
+    elif isinstance(suite, dict):
+        built = suite_from_dict(suite)
+    elif suite is None and cases is not None:
+        case_list = list(cases)
+        if case_list and all(isinstance(c, DatasetCase) for c in case_list):
+            built = Suite(name=name, prebuilt_cases=case_list)
+            extra = [metric_from_spec(m) for m in specs] + instances
+            for case in case_list:
+                if not case.metrics:
+                    case.metrics = list(extra)
+            return built
+        built = suite_from_dict({"name": name, "cases": case_list, "metrics": specs})
+        specs = []
+    else:
+        raise TypeError("evaluate() needs a suite (path, dict or Suite) or cases")
+    if specs:
+        built.suite_metrics = built.suite_metrics + [metric_from_spec(m) for m in specs]
+    if instances:
+        built.suite_metrics = built.suite_metrics + instances
+    return built
+
+
+def _target(target: Any, suite: Suite) -> Target | None:
+    from agentunit.adapters.base import BaseAdapter
+    from agentunit.targets import make_target
+
+    if target is None:
+        return None  # the engine builds the suite's own target
+    if isinstance(target, Target):
+        return target
+    if isinstance(target, BaseAdapter):
+        from agentunit.targets.adapter import AdapterTarget
+
+        return AdapterTarget(target)
+    if callable(target):
+        return make_target({"type": "python", "function": target})
+    if isinstance(target, dict):
+        from agentunit.suite.loader import _target as check_target
+        from agentunit.suite.problems import Problems
+
+        problems = Problems()
+        spec = check_target(target, problems)
+        problems.raise_if_any()
+        return make_target(spec, suite.path.parent if suite.path else None)
+    raise TypeError(f"cannot use {target!r} as a target")

@@ -1,0 +1,1 @@
+"""Core types: trace, outcome, envelope parsing, templating, the run engine."""

@@ -1,0 +1,294 @@
+"""The run engine: cases × repeats through the target and the metrics, into the store.
+
+asyncio with ``concurrency`` workers pulling from one shared case stream (cases are never all in
+memory); a target failure or timeout errors that case and the run goes on; target replies are
+cached by request hash (keeping their original latency); ``resume`` skips committed cases.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import re
+import secrets
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from agentunit.core.envelope import EnvelopeError, build_trace, parse_reply
+from agentunit.core.outcome import Outcome
+from agentunit.core.scoring import judge_case, pass_at_k, pass_hat_k
+from agentunit.core.trace import TraceLog
+from agentunit.datasets.base import DatasetCase
+from agentunit.errors import AgentUnitError
+from agentunit.metrics import metric_from_spec
+from agentunit.metrics.base import score
+from agentunit.store.sqlite import Store
+from agentunit.suite.model import Suite
+from agentunit.targets import make_target
+from agentunit.targets.base import Reply, Target
+
+DEFAULT_CASE_TIMEOUT_S = 300.0
+
+
+@dataclass
+class RunOptions:
+    """How to run a suite.
+
+    Args:
+        concurrency: cases in flight at once (``-j``).
+        repeat: attempts per case (``--repeat``); pass rate, pass@k and pass^k are reported when > 1.
+        timeout: seconds for one target call, retries included (None: the suite's, else 300).
+        cache: reuse cached target replies (``--no-cache`` turns this off).
+        resume: run id to continue; its committed cases are skipped.
+        filter: regular expression; only cases whose id or prompt matches run.
+    """
+
+    concurrency: int = 8
+    repeat: int = 1
+    timeout: float | None = None
+    cache: bool = True
+    resume: str | None = None
+    filter: str | None = None
+
+
+@dataclass
+class RunResult:
+    """A finished (or interrupted) run: ids, summary and access to every case result in the store."""
+
+    run_id: str
+    suite: str
+    started_at: str
+    finished_at: str | None
+    status: str
+    summary: dict[str, Any]
+    store: Store = field(repr=False)
+
+    @property
+    def passed(self) -> bool:
+        s = self.summary
+        return s["failed"] == 0 and s["errored"] == 0
+
+    @property
+    def exit_code(self) -> int:
+        return 0 if self.passed else 1
+
+    def iter_cases(self) -> Iterator[dict[str, Any]]:
+        return self.store.iter_cases(self.run_id)
+
+    @property
+    def cases(self) -> list[dict[str, Any]]:
+        return list(self.iter_cases())
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``--output`` JSON document (see docs/results.md)."""
+        from agentunit.reporting.json_report import report_dict
+
+        return report_dict(self)
+
+
+def new_run_id() -> str:
+    return datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S") + "-" + secrets.token_hex(3)
+
+
+def _now_iso() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+class Engine:
+    """Runs one suite into one store. Build it, then ``await run()`` (or use ``run_suite``)."""
+
+    def __init__(self, suite: Suite, store: Store, options: RunOptions | None = None, *,
+                 target: Target | None = None, on_progress: Callable[[int, int | None], None] | None = None):
+        self.suite = suite
+        self.store = store
+        self.options = options or RunOptions()
+        base_dir = suite.path.parent if suite.path else None
+        self.target = target if target is not None else make_target(suite.target, base_dir)
+        self.on_progress = on_progress
+        self.timeout = self.options.timeout or (suite.target or {}).get("timeout") or suite.options.get("timeout")
+        if self.timeout is None and self.target is not None and self.target.kind != "echo":
+            self.timeout = DEFAULT_CASE_TIMEOUT_S
+        self.use_cache = self.options.cache and self.target is not None and self.target.cache_enabled
+        self._filter = re.compile(self.options.filter) if self.options.filter else None
+        self._done = 0
+
+    # -- jobs -----------------------------------------------------------------------------------
+
+    def _jobs(self, skip: set[tuple[str, int]]) -> Iterator[tuple[int, DatasetCase, int]]:
+        for seq, case in enumerate(self.suite.iter_cases()):
+            if self._filter and not (self._filter.search(case.id) or self._filter.search(case.query or "")):
+                continue
+            for repeat in range(self.options.repeat):
+                if (case.id, repeat) not in skip:
+                    yield seq, case, repeat
+
+    @staticmethod
+    def _metrics_of(case: DatasetCase) -> list[Any]:
+        return [m if callable(getattr(m, "evaluate", None)) else metric_from_spec(m) for m in case.metrics]
+
+    # -- one case -------------------------------------------------------------------------------
+
+    async def _call_target(self, case: DatasetCase, repeat: int) -> tuple[Outcome, TraceLog | None]:
+        target = self.target
+        if case.output is not None:
+            return parse_reply(case.output), None
+        if target is None:
+            raise AgentUnitError("the suite has no target and this case has no recorded `output`")
+        request = target.request(case)
+        key = target.cache_key(request, repeat) if self.use_cache else None
+        hit = self.store.cache_get(key) if key else None
+        if hit is not None:
+            reply, latency, cached = Reply.from_json(hit[0]), hit[1], True
+        else:
+            start = time.perf_counter()
+            if self.timeout:
+                reply = await asyncio.wait_for(target.send(case, request), self.timeout)
+            else:
+                reply = await target.send(case, request)
+            latency, cached = (time.perf_counter() - start) * 1000.0, False
+            if key:
+                try:
+                    self.store.cache_put(key, reply.to_json(), latency)
+                except (TypeError, ValueError):
+                    pass  # a reply that is not JSON-serialisable is not cached
+        outcome = parse_reply(reply.body)
+        outcome.latency_ms, outcome.cached = latency, cached
+        if reply.usage is not None:
+            outcome.usage = reply.usage
+        if reply.logprobs is not None:
+            outcome.logprobs = reply.logprobs
+        if reply.finish_reason is not None:
+            outcome.finish_reason = reply.finish_reason
+        if reply.cost is not None:
+            outcome.cost = reply.cost
+        return outcome, reply.extra.get("trace")
+
+    async def _run_one(self, run_id: str, seq: int, case: DatasetCase, repeat: int) -> None:
+        error = None
+        trace = None
+        try:
+            outcome, trace = await self._call_target(case, repeat)
+        except asyncio.TimeoutError:
+            outcome, error = Outcome(output=None, success=False), f"target timed out after {self.timeout:g} s"
+        except (AgentUnitError, EnvelopeError) as exc:
+            outcome, error = Outcome(output=None, success=False), str(exc)
+        except Exception as exc:  # the system under test raised: this case errors, the run goes on
+            outcome, error = Outcome(output=None, success=False), f"{type(exc).__name__}: {exc}"
+        metrics = self._metrics_of(case)
+        if error is None and outcome.success is False and outcome.error:
+            error = outcome.error
+        if error is not None:
+            if self.target is not None:
+                error = self.target.redact(error)
+            results: list[Any] = []
+            status, passed, case_score = "errored", False, None
+        else:
+            if trace is None:
+                trace = build_trace(outcome, case.query)
+            results = [score(m, case, trace, outcome) for m in metrics]
+            verdict = judge_case(results, metrics, case.threshold)
+            status, passed, case_score = verdict.status, verdict.passed, verdict.score
+            if verdict.status == "errored":
+                error = verdict.reason
+            elif outcome.success is False:  # an AgentUnit adapter reported failure without an error
+                status, passed = "failed", False
+        self.store.add_case(run_id, seq, case.id, repeat, status=status, passed=passed, score=case_score,
+                            prompt=case.query, output=outcome.output, error=error, latency_ms=outcome.latency_ms,
+                            cached=outcome.cached, envelope=_envelope(outcome), metrics=results)
+        self._done += 1
+        if self.on_progress is not None:
+            self.on_progress(self._done, None)
+
+    # -- the run --------------------------------------------------------------------------------
+
+    async def run(self) -> RunResult:
+        options, store = self.options, self.store
+        if options.resume:
+            previous = store.get_run(options.resume)
+            if previous is None:
+                raise AgentUnitError(f"no run {options.resume!r} in {store.path}")
+            run_id, started_at = options.resume, previous["started_at"]
+            skip = store.completed_keys(run_id)
+            store.mark_run(run_id, "running")
+        else:
+            run_id, started_at, skip = new_run_id(), _now_iso(), set()
+            store.start_run(run_id, suite=self.suite.name, suite_path=self.suite.file,
+                            suite_hash=_file_hash(self.suite.path), started_at=started_at,
+                            options=_public_options(options),
+                            target=self.target.describe() if self.target else None)
+        jobs = self._jobs(skip)
+
+        async def worker() -> None:
+            for seq, case, repeat in jobs:
+                await self._run_one(run_id, seq, case, repeat)
+
+        status = "interrupted"
+        try:
+            await asyncio.gather(*(worker() for _ in range(max(1, options.concurrency))))
+            status = "completed"
+        finally:
+            if self.target is not None:
+                await self.target.aclose()
+            store.flush()
+            summary = summarize(store, run_id, options.repeat)
+            finished_at = _now_iso()
+            store.mark_run(run_id, status, finished_at=finished_at, summary=summary)
+        return RunResult(run_id=run_id, suite=self.suite.name, started_at=started_at, finished_at=finished_at,
+                         status=status, summary=summary, store=store)
+
+
+def summarize(store: Store, run_id: str, repeat: int = 1) -> dict[str, Any]:
+    """Summary from the store (so a resumed run counts its earlier cases): counts, per metric, repeats."""
+    counts = store.status_counts(run_id)
+    summary: dict[str, Any] = {
+        "cases": sum(counts.values()),
+        "passed": counts.get("passed", 0),
+        "failed": counts.get("failed", 0),
+        "errored": counts.get("errored", 0),
+        "metrics": store.metric_counts(run_id),
+    }
+    if repeat > 1:
+        per_case = []
+        for case_id, n, c in store.repeat_counts(run_id):
+            k = min(repeat, n)
+            per_case.append({"id": case_id, "attempts": n, "passes": c, "pass_rate": c / n,
+                             "pass_at_k": pass_at_k(n, c, k), "pass_hat_k": pass_hat_k(n, c, k), "k": k})
+        count = len(per_case) or 1
+        summary["repeat"] = {
+            "k": repeat,
+            "pass_rate": sum(p["pass_rate"] for p in per_case) / count,
+            "pass_at_k": sum(p["pass_at_k"] for p in per_case) / count,
+            "pass_hat_k": sum(p["pass_hat_k"] for p in per_case) / count,
+            "cases": per_case,
+        }
+    return summary
+
+
+def run_suite(suite: Suite, store: Store, options: RunOptions | None = None, *, target: Target | None = None,
+              on_progress: Callable[[int, int | None], None] | None = None) -> RunResult:
+    """Run a validated suite synchronously (see Engine)."""
+    return asyncio.run(Engine(suite, store, options, target=target, on_progress=on_progress).run())
+
+
+def _envelope(outcome: Outcome) -> dict[str, Any] | None:
+    data = {k: getattr(outcome, k) for k in ("query", "context", "tool_calls", "plan", "agent_calls", "usage",
+                                             "cost", "finish_reason") if getattr(outcome, k)}
+    return data or None
+
+
+def _public_options(options: RunOptions) -> dict[str, Any]:
+    return {"concurrency": options.concurrency, "repeat": options.repeat, "timeout": options.timeout,
+            "cache": options.cache, "filter": options.filter}
+
+
+def _file_hash(path: Path | None) -> str | None:
+    if path is None:
+        return None
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None

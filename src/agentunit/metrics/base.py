@@ -1,0 +1,236 @@
+"""Metric protocol, result type, the shared base class and CompositeMetric.
+
+A metric's ``evaluate(case, trace, outcome)`` returns a ``MetricResult``. Four states matter and are
+kept apart everywhere, from the database to the reports:
+
+- passed / failed: measured, with a verdict (``passed`` True/False);
+- informational: measured, no verdict (``passed`` None, e.g. ``cost`` without a threshold);
+- not measured: ``value`` None and no ``error`` — the inputs were absent (``reason`` says which);
+- error: the metric could not compute (``error`` holds why).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    from agentunit.core.outcome import Outcome
+    from agentunit.core.trace import TraceLog
+    from agentunit.datasets.base import DatasetCase
+    from agentunit.metrics.registry import MetricInfo
+
+
+@dataclass(slots=True)
+class MetricResult:
+    """The result of one metric on one case.
+
+    Args:
+        name: metric name as the user wrote it (``not-contains`` stays ``not-contains``).
+        value: the score (0..1) or raw measure (ms, tokens, cost); None when not measured or errored.
+        detail: algorithm-specific evidence (claims, matches, counts, which method was used).
+        passed: verdict; None when there is none (not measured, informational, error).
+        threshold: the pass mark applied, if any.
+        reason: one line a person can read.
+        error: why the metric could not compute, if it could not.
+        weight: weight in the case's weighted score (0 = informational).
+    """
+
+    name: str
+    value: float | None
+    detail: dict[str, Any] = field(default_factory=dict)
+    passed: bool | None = None
+    threshold: float | None = None
+    reason: str | None = None
+    error: str | None = None
+    weight: float = 1.0
+
+    @property
+    def measured(self) -> bool:
+        return self.error is None and self.value is not None
+
+    @property
+    def status(self) -> str:
+        """One of ``passed``, ``failed``, ``info``, ``not_measured``, ``error``."""
+        if self.error is not None:
+            return "error"
+        if self.value is None:
+            return "not_measured"
+        if self.passed is None:
+            return "info"
+        return "passed" if self.passed else "failed"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "metric": self.name,
+            "value": self.value,
+            "passed": self.passed,
+            "threshold": self.threshold,
+            "reason": self.reason,
+            "detail": self.detail,
+            "error": self.error,
+        }
+
+
+@runtime_checkable
+class MetricProtocol(Protocol):
+    """What the runner needs from any metric, including user classes that do not subclass Metric."""
+
+    name: str
+
+    def evaluate(self, case: DatasetCase, trace: TraceLog, outcome: Outcome) -> MetricResult: ...
+
+
+class Metric:
+    """Base class for catalog metrics: holds the spec and turns measurements into results.
+
+    Subclasses implement ``evaluate`` with the algorithm only and build results with ``result`` and
+    ``not_measured``; thresholds, direction, negation and error capture are handled here and in
+    ``score``. ``setup`` validates ``value``/``config`` once, when the metric is built, so a bad
+    value is reported as a suite error before anything runs.
+
+    Args:
+        value: the expected value (substring, pattern, number, …); falls back to the case's
+            ``expected_output`` for metrics that take one.
+        threshold: pass mark; defaults to the registry's default for this metric.
+        config: metric-specific options.
+        weight: weight in the case score; 0 makes the metric informational.
+        negate: invert the verdict (the ``not-`` prefix).
+    """
+
+    name: ClassVar[str] = "metric"
+    info: ClassVar[MetricInfo | None] = None
+
+    def __init__(
+        self,
+        value: Any = None,
+        *,
+        threshold: float | None = None,
+        config: dict[str, Any] | None = None,
+        weight: float = 1.0,
+        negate: bool = False,
+    ):
+        self.value = value
+        info = type(self).info
+        self.threshold = threshold if threshold is not None else (info.threshold if info else None)
+        self.config = dict(config or {})
+        self.weight = float(weight)
+        self.negate = negate
+        self.display_name = f"not-{self.name}" if negate else self.name
+        self.setup()
+
+    def setup(self) -> None:
+        """Validate and precompute from ``value``/``config``; raise MetricConfigError when unusable."""
+
+    def evaluate(self, case: DatasetCase, trace: TraceLog, outcome: Outcome) -> MetricResult:
+        raise NotImplementedError
+
+    # -- helpers for subclasses -------------------------------------------------------------------
+
+    def expected(self, case: DatasetCase) -> Any:
+        """The metric's value, else the case's ``expected_output``."""
+        return self.value if self.value is not None else case.expected_output
+
+    def result(
+        self,
+        value: float | None,
+        *,
+        passed: bool | None = None,
+        reason: str | None = None,
+        detail: dict[str, Any] | None = None,
+    ) -> MetricResult:
+        """Build a result; when ``passed`` is not given it is decided by threshold and direction."""
+        threshold = self.threshold
+        if passed is None and value is not None and threshold is not None:
+            lower = self.info is not None and self.info.direction == "lower"
+            passed = value <= threshold if lower else value >= threshold
+        return MetricResult(
+            name=self.display_name, value=value, detail=detail or {}, passed=passed,
+            threshold=threshold, reason=reason, weight=self.weight,
+        )
+
+    def not_measured(self, reason: str) -> MetricResult:
+        """Inputs were absent: no value, no verdict, a reason."""
+        return MetricResult(name=self.display_name, value=None, reason=f"not measured: {reason}",
+                            threshold=self.threshold, weight=self.weight)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(value={self.value!r}, threshold={self.threshold!r})"
+
+
+def score(metric: Any, case: DatasetCase, trace: TraceLog, outcome: Outcome) -> MetricResult:
+    """Run one metric safely: check inputs, evaluate, apply negation, never raise.
+
+    A missing required input gives "not measured"; an exception gives a result with ``error``.
+    """
+    name = getattr(metric, "display_name", None) or getattr(metric, "name", type(metric).__name__)
+    info = getattr(metric, "info", None)
+    try:
+        if info is not None:
+            missing = _missing_input(info.needs, metric, case, outcome)
+            if missing:
+                return MetricResult(name=name, value=None, reason=f"not measured: no {missing}",
+                                    threshold=getattr(metric, "threshold", None),
+                                    weight=getattr(metric, "weight", 1.0))
+        result = metric.evaluate(case, trace, outcome)
+        if not isinstance(result, MetricResult):
+            raise TypeError(f"evaluate() returned {type(result).__name__}, expected MetricResult")
+    except Exception as exc:  # a metric failure is recorded on the case; the run goes on
+        return MetricResult(name=name, value=None, error=f"{type(exc).__name__}: {exc}",
+                            weight=getattr(metric, "weight", 1.0))
+    if result.value is not None and isinstance(result.value, float) and math.isnan(result.value):
+        result.value, result.error = None, "metric produced NaN"
+        result.passed = None
+    if getattr(metric, "negate", False) and result.passed is not None:
+        result.passed = not result.passed
+        if info is not None and info.kind == "score" and result.value is not None:
+            result.value = 1.0 - result.value
+        result.reason = f"NOT ({result.reason})" if result.reason else "negated"
+    return result
+
+
+def _missing_input(needs: tuple[str, ...], metric: Any, case: DatasetCase, outcome: Outcome) -> str | None:
+    for need in needs:
+        if need == "output" and outcome.output is None:
+            return "output"
+        if need == "expected_output" and getattr(metric, "value", None) is None and case.expected_output is None:
+            return "expected_output (give the metric a value or the case an expected_output)"
+        if need == "context" and not (outcome.context or case.context):
+            return "context (set it on the case or return it in trusys.context)"
+        if need == "query" and not (outcome.query or case.query):
+            return "query"
+        if need == "latency" and outcome.latency_ms is None:
+            return "latency (recorded outputs carry no latency)"
+        if need == "logprobs" and not outcome.logprobs:
+            return "logprobs"
+    return None
+
+
+class CompositeMetric:
+    """Combine metrics into one: the mean of the measured values, with each metric's result in detail.
+
+    Args:
+        metrics: the metrics to combine.
+        name: the composite's name.
+        threshold: pass mark for the mean (no verdict when None).
+    """
+
+    def __init__(self, metrics: list[Any], name: str = "composite", threshold: float | None = None):
+        self.metrics = list(metrics)
+        self.name = name
+        self.display_name = name
+        self.threshold = threshold
+        self.weight = 1.0
+
+    def evaluate(self, case: DatasetCase, trace: TraceLog, outcome: Outcome) -> MetricResult:
+        parts = [score(m, case, trace, outcome) for m in self.metrics]
+        values = [p.value for p in parts if p.measured]
+        detail = {"metrics": {p.name: p.to_dict() for p in parts}}
+        if not values:
+            return MetricResult(self.name, None, detail, reason="not measured: no component was measured",
+                                threshold=self.threshold)
+        mean = sum(values) / len(values)
+        passed = None if self.threshold is None else mean >= self.threshold
+        return MetricResult(self.name, mean, detail, passed=passed, threshold=self.threshold,
+                            reason=f"mean of {len(values)} of {len(parts)} metrics")

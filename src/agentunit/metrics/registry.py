@@ -1,0 +1,175 @@
+"""The one registry of metrics: names, aliases, family, inputs, defaults, direction, model.
+
+Every metric is declared once with ``@register``. Suite validation, ``agentunit metrics``,
+``resolve_metrics`` and the generated reference in ``docs/metrics.md`` all read from here.
+Names are matched after normalisation (lower case, ``_`` → ``-``), so the AgentUnit snake_case
+names and the kebab-case names of the declarative format both resolve; any name takes ``not-``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from agentunit.errors import AgentUnitError
+
+NOT_PREFIX = "not-"
+
+
+@dataclass(frozen=True, slots=True)
+class MetricInfo:
+    """What the registry knows about a metric.
+
+    Args:
+        name: canonical name.
+        cls: the metric class.
+        family: catalog family (``text``, ``numeric``, ``performance``, ``agentic``, ``custom``, …).
+        aliases: other accepted names.
+        needs: inputs that must be present, else the result is "not measured".
+        value: ``required`` (falls back to the case's expected_output), ``optional`` or ``none``.
+        threshold: default pass mark (None: the metric decides, or gives no verdict).
+        direction: ``higher`` or ``lower`` is better.
+        kind: ``score`` (0..1), ``binary`` (0 or 1) or ``raw`` (a measure in units).
+        model: the embedded model it needs, if any (``judge``, ``embeddings``, …).
+        summary: one-line description (first docstring line).
+        doc: full docstring (the algorithm).
+        example: a suite entry showing typical use.
+    """
+
+    name: str
+    cls: type
+    family: str
+    aliases: tuple[str, ...] = ()
+    needs: tuple[str, ...] = ("output",)
+    value: str = "none"
+    threshold: float | None = None
+    direction: str = "higher"
+    kind: str = "score"
+    model: str | None = None
+    summary: str = ""
+    doc: str = ""
+    example: str = ""
+
+
+class UnknownMetricError(AgentUnitError):
+    """No metric has this name; ``suggestions`` holds the closest names."""
+
+    def __init__(self, name: str, suggestions: list[str]):
+        self.name = name
+        self.suggestions = suggestions
+        hint = f" — did you mean {', '.join(repr(s) for s in suggestions)}?" if suggestions else ""
+        super().__init__(f"unknown metric {name!r}{hint}")
+
+
+_BY_NAME: dict[str, MetricInfo] = {}
+_CANONICAL: dict[str, MetricInfo] = {}
+
+
+def normalize(name: str) -> str:
+    """Lower-case, trim, ``_`` and spaces → ``-``."""
+    return name.strip().lower().replace("_", "-").replace(" ", "-")
+
+
+def register(
+    name: str,
+    *,
+    family: str,
+    aliases: tuple[str, ...] = (),
+    needs: tuple[str, ...] = ("output",),
+    value: str = "none",
+    threshold: float | None = None,
+    direction: str = "higher",
+    kind: str = "score",
+    model: str | None = None,
+    example: str = "",
+) -> Callable[[type], type]:
+    """Class decorator that declares a metric in the registry (see MetricInfo for the arguments)."""
+    if value not in ("required", "optional", "none"):
+        raise ValueError(f"value must be required|optional|none, got {value!r}")
+    if direction not in ("higher", "lower"):
+        raise ValueError(f"direction must be higher|lower, got {direction!r}")
+
+    def decorate(cls: type) -> type:
+        doc = inspect.cleandoc(cls.__doc__ or "")
+        info = MetricInfo(
+            name=name, cls=cls, family=family, aliases=tuple(aliases), needs=tuple(needs), value=value,
+            threshold=threshold, direction=direction, kind=kind, model=model,
+            summary=doc.split("\n", 1)[0], doc=doc, example=example,
+        )
+        cls.name = name
+        cls.info = info
+        _add(info)
+        return cls
+
+    return decorate
+
+
+def register_metric(name: str, cls: type, *, family: str = "custom", **kwargs: Any) -> type:
+    """Register a user metric class under ``name`` (AgentUnit API).
+
+    The class needs ``evaluate(case, trace, outcome) -> MetricResult``; it may subclass ``Metric``
+    or not. Registering again under the same name replaces the earlier class.
+    """
+    if not callable(getattr(cls, "evaluate", None)):
+        raise TypeError(f"{cls!r} has no evaluate(case, trace, outcome) method")
+    return register(name, family=family, **kwargs)(cls)
+
+
+def _add(info: MetricInfo) -> None:
+    old = _CANONICAL.get(normalize(info.name))
+    if old is not None:  # re-registration replaces the old entry and its aliases
+        for key in [k for k, v in _BY_NAME.items() if v is old]:
+            del _BY_NAME[key]
+    for key in (info.name, *info.aliases):
+        norm = normalize(key)
+        clash = _BY_NAME.get(norm)
+        if clash is not None and clash is not old and clash.name != info.name:
+            raise ValueError(f"metric name {key!r} already used by {clash.name!r}")
+        _BY_NAME[norm] = info
+    _CANONICAL[normalize(info.name)] = info
+
+
+def lookup(name: str) -> tuple[MetricInfo, bool]:
+    """Find a metric by any of its names; returns (info, negated). Raises UnknownMetricError."""
+    _load_catalog()
+    norm = normalize(name)
+    info = _BY_NAME.get(norm)
+    if info is not None:
+        return info, False
+    if norm.startswith(NOT_PREFIX) and norm[len(NOT_PREFIX):] in _BY_NAME:
+        return _BY_NAME[norm[len(NOT_PREFIX):]], True
+    raise UnknownMetricError(name, suggest(name))
+
+
+def suggest(name: str, n: int = 3) -> list[str]:
+    """Closest registered names (canonical and aliases), for did-you-mean messages."""
+    _load_catalog()
+    norm = normalize(name)
+    negated = norm.startswith(NOT_PREFIX)
+    base = norm[len(NOT_PREFIX):] if negated else norm
+    matches = difflib.get_close_matches(base, list(_BY_NAME), n=n, cutoff=0.6)
+    return [NOT_PREFIX + m if negated else m for m in matches]
+
+
+def all_metrics(family: str | None = None) -> list[MetricInfo]:
+    """Every registered metric (canonical entries), sorted by family then name."""
+    _load_catalog()
+    infos = [i for i in _CANONICAL.values() if family is None or i.family == family]
+    return sorted(infos, key=lambda i: (i.family, i.name))
+
+
+def families() -> list[str]:
+    return sorted({i.family for i in all_metrics()})
+
+
+_catalog_loaded = False
+
+
+def _load_catalog() -> None:
+    global _catalog_loaded
+    if not _catalog_loaded:
+        _catalog_loaded = True
+        import agentunit.metrics.catalog  # noqa: F401  (registers the built-in metrics)

@@ -1,0 +1,64 @@
+"""Self-contained HTML report. Every value from the system under test is escaped."""
+
+from __future__ import annotations
+
+import html
+import json
+from pathlib import Path
+from typing import Any
+
+from agentunit.reporting.console import metric_rows
+
+_CSS = """
+body{font:14px/1.45 system-ui,sans-serif;margin:2rem;color:#222}
+h1{font-size:1.3rem}table{border-collapse:collapse;width:100%;margin:1rem 0}
+td,th{border:1px solid #ddd;padding:.3rem .5rem;text-align:left;vertical-align:top}
+th{background:#f4f4f4}.passed{color:#15803d}.failed{color:#b91c1c}.errored{color:#7c2d12;font-weight:bold}
+.not_measured,.info{color:#6b7280}pre{white-space:pre-wrap;margin:0;max-height:12rem;overflow:auto}
+details summary{cursor:pointer}
+"""
+
+
+def _e(value: Any) -> str:
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        value = json.dumps(value, ensure_ascii=False, default=str)
+    return html.escape(value, quote=True)
+
+
+def _number(value: Any) -> str:
+    if value is None:
+        return "—"
+    return f"{value:.4g}" if isinstance(value, float) else _e(value)
+
+
+def write_html(result: Any, path: str | Path) -> None:
+    """One file, no scripts, no external assets."""
+    s = result.summary
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with target.open("w", encoding="utf-8") as out:
+        out.write(f"<!doctype html><html><head><meta charset='utf-8'><title>agentunit — {_e(result.suite)}</title>"
+                  f"<meta http-equiv='Content-Security-Policy' content=\"default-src 'none'; style-src 'unsafe-inline'\">"
+                  f"<style>{_CSS}</style></head><body>")
+        out.write(f"<h1>{_e(result.suite)} — run {_e(result.run_id)}</h1>")
+        out.write(f"<p>Started {_e(result.started_at)}. <b>{s['passed']}/{s['cases']} passed</b>, "
+                  f"{s['failed']} failed, {s['errored']} errored.</p>")
+        out.write("<table><tr><th>metric</th><th>pass rate</th><th>passed</th><th>failed</th>"
+                  "<th>not measured</th><th>errors</th></tr>")
+        for r in metric_rows(s["metrics"]):
+            out.write(f"<tr><td>{_e(r['metric'])}</td><td>{r['rate']}</td><td>{r['passed']}</td>"
+                      f"<td>{r['failed']}</td><td>{r['not_measured']}</td><td>{r['error']}</td></tr>")
+        out.write("</table><table><tr><th>case</th><th>status</th><th>prompt</th><th>output</th>"
+                  "<th>latency ms</th><th>metrics</th></tr>")
+        for case in result.iter_cases():
+            rep = f" #{case['repeat']}" if case["repeat"] else ""
+            metrics = "".join(
+                f"<div class='{_e(m['status'])}'>{_e(m['metric'])}: {_number(m['value'])} "
+                f"({_e(m['status'])}) {_e(m['error'] or m['reason'])}</div>" for m in case["metrics"])
+            error = f"<div class='errored'>{_e(case['error'])}</div>" if case["error"] else ""
+            out.write(f"<tr><td>{_e(case['id'])}{rep}</td><td class='{_e(case['status'])}'>{_e(case['status'])}</td>"
+                      f"<td><pre>{_e(case['prompt'])}</pre></td><td><pre>{_e(case['output'])}</pre>{error}</td>"
+                      f"<td>{_number(case['latency_ms'])}</td><td>{metrics}</td></tr>")
+        out.write("</table></body></html>\n")

@@ -1,0 +1,50 @@
+"""The ``--output`` JSON report (contract; see docs/results.md), written as a stream."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import IO, Any
+
+METRIC_KEYS = ("metric", "value", "passed", "threshold", "reason", "detail", "error")
+
+
+def case_dict(case: dict[str, Any], with_repeat: bool) -> dict[str, Any]:
+    """One case in contract form: id, prompt, output, passed, error, latency_ms, metrics."""
+    out = {"id": case["id"], "prompt": case["prompt"], "output": case["output"], "passed": case["passed"],
+           "error": case["error"], "latency_ms": case["latency_ms"],
+           "metrics": [{k: m[k] for k in METRIC_KEYS} for m in case["metrics"]]}
+    if with_repeat:
+        out["repeat"] = case["repeat"]
+    return out
+
+
+def _header(result: Any) -> dict[str, Any]:
+    return {"run_id": result.run_id, "suite": result.suite, "started_at": result.started_at,
+            "summary": result.summary}
+
+
+def report_dict(result: Any) -> dict[str, Any]:
+    """The whole report as one dict (for the Python API; the CLI streams it instead)."""
+    with_repeat = "repeat" in result.summary
+    return {**_header(result), "cases": [case_dict(c, with_repeat) for c in result.iter_cases()]}
+
+
+def write_json(result: Any, path: str | Path) -> None:
+    """Write the report case by case, so a 100,000-case run never sits in memory."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with target.open("w", encoding="utf-8") as handle:
+        _stream(result, handle)
+
+
+def _stream(result: Any, handle: IO[str]) -> None:
+    header = json.dumps(_header(result), ensure_ascii=False)
+    handle.write(header[:-1] + ', "cases": [')
+    with_repeat = "repeat" in result.summary
+    for index, case in enumerate(result.iter_cases()):
+        if index:
+            handle.write(",")
+        handle.write("\n")
+        handle.write(json.dumps(case_dict(case, with_repeat), ensure_ascii=False, default=str))
+    handle.write("\n]}\n")

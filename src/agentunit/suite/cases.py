@@ -1,0 +1,243 @@
+"""Turn raw case records and metric entries into validated DatasetCase objects and metrics."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from agentunit.core.templating import TemplateError, render
+from agentunit.datasets.base import DatasetCase
+from agentunit.errors import MetricConfigError
+from agentunit.metrics import create_metric
+from agentunit.metrics.registry import UnknownMetricError, lookup, normalize
+from agentunit.suite.problems import Problems
+
+CASE_KEYS = frozenset({
+    "id", "prompt", "query", "input", "vars", "expected_output", "expcted_output", "context", "metrics",
+    "assert", "value", "output", "tools", "expected_tools", "plan", "conversation", "role", "rules",
+    "metadata", "threshold", "description",
+})
+METRIC_KEYS = frozenset({"metric", "type", "value", "expected_output", "expcted_output", "threshold",
+                         "weight", "config", "label"})
+MISSPELLED_EXPECTED = "expcted_output"
+_METRIC_CACHE: dict[tuple[Any, ...], Any] = {}
+_METRIC_CACHE_LIMIT = 4096
+
+
+@dataclass(slots=True)
+class Where:
+    """Where a record was found: a file and a key path inside it, or a line (JSONL, CSV)."""
+
+    file: str | None
+    key_path: tuple[Any, ...]
+    line: int | None = None
+
+    def at(self, *keys: Any) -> tuple[Any, ...]:
+        return (*self.key_path, *keys)
+
+
+def parse_metric_entry(entry: Any, where: Where, keys: tuple[Any, ...], problems: Problems) -> Any | None:
+    """Build one metric from ``name`` or ``{metric, value|expected_output, threshold, weight, config}``."""
+    path = where.at(*keys)
+    if isinstance(entry, str):
+        name, spec = entry, {}
+    elif isinstance(entry, dict):
+        spec = entry
+        name = spec.get("metric", spec.get("type"))
+        problems.unknown_keys(spec, METRIC_KEYS, path, "metric", file=where.file, line=where.line)
+        if not isinstance(name, str):
+            problems.error("metric entry needs a 'metric' name", path, file=where.file, line=where.line,
+                           suggestion="write {metric: contains, value: ...}")
+            return None
+        if MISSPELLED_EXPECTED in spec:
+            problems.warn(f"'{MISSPELLED_EXPECTED}' read as 'expected_output'", (*path, MISSPELLED_EXPECTED),
+                          file=where.file, line=where.line, suggestion="spell it 'expected_output'")
+    else:
+        problems.error(f"a metric must be a name or an object, got {type(entry).__name__}", path,
+                       file=where.file, line=where.line)
+        return None
+    name_path = (*path, "metric") if isinstance(entry, dict) else path
+    try:
+        info, _ = lookup(name)
+    except UnknownMetricError as exc:
+        hint = f"did you mean {', '.join(repr(s) for s in exc.suggestions)}?" if exc.suggestions else \
+            "run `agentunit metrics` to list every metric"
+        problems.error(f"unknown metric {name!r}", name_path, file=where.file, line=where.line, suggestion=hint)
+        return None
+    value = spec.get("value", spec.get("expected_output", spec.get(MISSPELLED_EXPECTED)))
+    threshold, weight, config = spec.get("threshold"), spec.get("weight", 1.0), spec.get("config")
+    ok = True
+    if threshold is not None and (isinstance(threshold, bool) or not isinstance(threshold, (int, float))):
+        problems.error(f"threshold must be a number, got {threshold!r}", (*path, "threshold"),
+                       file=where.file, line=where.line)
+        ok = False
+    if isinstance(weight, bool) or not isinstance(weight, (int, float)) or weight < 0:
+        problems.error(f"weight must be a number ≥ 0, got {weight!r}", (*path, "weight"),
+                       file=where.file, line=where.line)
+        ok = False
+    if config is not None and not isinstance(config, dict):
+        problems.error("config must be an object", (*path, "config"), file=where.file, line=where.line)
+        ok = False
+    if value is not None and info.value == "none":
+        hint = f"did you mean threshold: {value}?" if info.kind == "raw" else "remove the value"
+        problems.error(f"metric {info.name!r} takes no value", (*path, "value"), file=where.file,
+                       line=where.line, suggestion=hint)
+        ok = False
+    if not ok:
+        return None
+    try:
+        return _cached_metric(name, value, threshold, weight, config)
+    except MetricConfigError as exc:
+        problems.error(str(exc), (*path, "value"), file=where.file, line=where.line)
+    except (TypeError, ValueError) as exc:
+        problems.error(f"cannot build metric {name!r}: {exc}", path, file=where.file, line=where.line)
+    return None
+
+
+def _cached_metric(name: str, value: Any, threshold: Any, weight: Any, config: Any) -> Any:
+    key = (normalize(name), _freeze(value), threshold, weight, _freeze(config))
+    metric = _METRIC_CACHE.get(key)
+    if metric is None:
+        if len(_METRIC_CACHE) >= _METRIC_CACHE_LIMIT:
+            _METRIC_CACHE.clear()
+        metric = create_metric(name, value=value, threshold=threshold, config=config, weight=weight)
+        _METRIC_CACHE[key] = metric
+    return metric
+
+
+def _freeze(value: Any) -> Any:
+    if isinstance(value, (dict, list)):
+        return json.dumps(value, sort_keys=True, default=str)
+    return (type(value).__name__, value)
+
+
+def parse_metric_list(entries: Any, where: Where, keys: tuple[Any, ...], problems: Problems) -> list[Any]:
+    if entries is None:
+        return []
+    if isinstance(entries, (str, dict)):
+        entries = [entries]
+    if not isinstance(entries, list):
+        problems.error("metrics must be a list", where.at(*keys), file=where.file, line=where.line)
+        return []
+    built = (parse_metric_entry(e, where, (*keys, i), problems) for i, e in enumerate(entries))
+    return [m for m in built if m is not None]
+
+
+def build_case(
+    raw: Any,
+    *,
+    index: int,
+    where: Where,
+    defaults: dict[str, Any],
+    inherited_metrics: list[Any],
+    prompt_template: str | None,
+    problems: Problems,
+) -> DatasetCase | None:
+    """Validate one raw case, merge defaults, render its prompt and build its metrics."""
+    if not isinstance(raw, dict):
+        problems.error(f"a case must be an object, got {type(raw).__name__}", where.key_path,
+                       file=where.file, line=where.line)
+        return None
+    before = len(problems.errors)
+    problems.unknown_keys(raw, CASE_KEYS, where.key_path, "case", file=where.file, line=where.line)
+    data = {**{k: v for k, v in defaults.items() if k not in ("metrics", "vars")}, **raw}
+    if MISSPELLED_EXPECTED in raw:
+        problems.warn(f"'{MISSPELLED_EXPECTED}' read as 'expected_output'", where.at(MISSPELLED_EXPECTED),
+                      file=where.file, line=where.line, suggestion="spell it 'expected_output'")
+        data.setdefault("expected_output", raw[MISSPELLED_EXPECTED])
+
+    case_id = data.get("id", f"case-{index}")
+    if not isinstance(case_id, (str, int)) or isinstance(case_id, bool):
+        problems.error("id must be a string", where.at("id"), file=where.file, line=where.line)
+        case_id = f"case-{index}"
+    variables = {**_as_dict(defaults.get("vars")), **_as_dict(data.get("vars"))}
+    if "vars" in raw and not isinstance(raw["vars"], dict):
+        problems.error("vars must be an object", where.at("vars"), file=where.file, line=where.line)
+
+    metrics = _case_metrics(raw, where, problems)
+    names = {normalize(getattr(m, "display_name", m.name)) for m in metrics}
+    inherited = [m for m in inherited_metrics if normalize(getattr(m, "display_name", m.name)) not in names]
+    metrics = inherited + metrics
+
+    prompt = _prompt(data, prompt_template, variables, str(case_id), where, problems)
+    context = _context(data.get("context"), where, problems)
+    expected_output = data.get("expected_output")
+    for metric in metrics:
+        info = getattr(metric, "info", None)
+        if info is not None and info.value == "required" and getattr(metric, "value", None) is None \
+                and expected_output is None:
+            problems.error(f"metric {info.name!r} needs a value", where.at("metrics"), file=where.file,
+                           line=where.line, suggestion="give it `value:` or give the case `expected_output:`")
+    threshold = data.get("threshold")
+    if threshold is not None and (isinstance(threshold, bool) or not isinstance(threshold, (int, float))):
+        problems.error(f"threshold must be a number, got {threshold!r}", where.at("threshold"),
+                       file=where.file, line=where.line)
+    for key in ("expected_tools", "tools", "plan", "conversation", "rules"):
+        if data.get(key) is not None and not isinstance(data[key], list):
+            problems.error(f"{key} must be a list", where.at(key), file=where.file, line=where.line)
+    if data.get("metadata") is not None and not isinstance(data["metadata"], dict):
+        problems.error("metadata must be an object", where.at("metadata"), file=where.file, line=where.line)
+    if len(problems.errors) > before:
+        return None
+    output = data.get("output")
+    if output is not None and not isinstance(output, str):
+        output = json.dumps(output, ensure_ascii=False)
+    return DatasetCase(
+        id=str(case_id), query=prompt, expected_output=expected_output, tools=data.get("tools"),
+        context=context, metadata=dict(data.get("metadata") or {}), vars=variables, metrics=metrics,
+        output=output, expected_tools=data.get("expected_tools"), plan=data.get("plan"),
+        conversation=data.get("conversation"), role=data.get("role"), rules=data.get("rules"),
+        threshold=threshold, description=data.get("description"),
+    )
+
+
+def _case_metrics(raw: dict[str, Any], where: Where, problems: Problems) -> list[Any]:
+    metrics: list[Any] = []
+    for key in ("metrics", "assert"):
+        if key in raw:
+            metrics += parse_metric_list(raw[key], where, (key,), problems)
+    value = raw.get("value")
+    if value is not None:
+        if isinstance(value, dict) and "metrics" in value:
+            problems.unknown_keys(value, ("metrics",), where.at("value"), "case value", file=where.file,
+                                  line=where.line)
+            metrics += parse_metric_list(value["metrics"], where, ("value", "metrics"), problems)
+        else:
+            problems.error("a case 'value' must be {metrics: [...]}", where.at("value"), file=where.file,
+                           line=where.line, suggestion="put expected answers in 'expected_output'")
+    return metrics
+
+
+def _prompt(data: dict[str, Any], template: str | None, variables: dict[str, Any], case_id: str,
+            where: Where, problems: Problems) -> str:
+    key = next((k for k in ("prompt", "query", "input") if k in data), None)
+    source = data[key] if key else template
+    if source is None:
+        if data.get("output") is None and data.get("conversation") is None:
+            problems.error("case has no prompt", where.key_path, file=where.file, line=where.line,
+                           suggestion="add `prompt:`, or a suite-level `prompt:` template with `vars:`")
+        return ""
+    if not isinstance(source, str):
+        source = json.dumps(source, ensure_ascii=False) if isinstance(source, (dict, list)) else str(source)
+    try:
+        return render(source, {**variables, "id": case_id})
+    except TemplateError as exc:
+        problems.error(str(exc), where.at(key or "vars"), file=where.file, line=where.line)
+        return ""
+
+
+def _context(value: Any, where: Where, problems: Problems) -> list[str] | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return list(value)
+    problems.error("context must be a string or a list of strings", where.at("context"), file=where.file,
+                   line=where.line)
+    return None
+
+
+def _as_dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}

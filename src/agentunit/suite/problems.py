@@ -1,0 +1,68 @@
+"""Collects suite problems with their location, resolving line numbers only when reported."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from agentunit.errors import Problem, SuiteError
+from agentunit.suite.locate import format_path, line_of
+
+MAX_PROBLEMS = 50
+
+
+@dataclass
+class _Pending:
+    message: str
+    file: str | None
+    key_path: tuple[Any, ...]
+    line: int | None
+    suggestion: str | None
+
+
+@dataclass
+class Problems:
+    """Errors and warnings found while reading a suite; ``raise_if_any`` turns errors into SuiteError."""
+
+    file: str | None = None
+    errors: list[_Pending] = field(default_factory=list)
+    warnings: list[_Pending] = field(default_factory=list)
+
+    def error(self, message: str, key_path: tuple[Any, ...] = (), *, file: str | None = None,
+              line: int | None = None, suggestion: str | None = None) -> None:
+        if len(self.errors) < MAX_PROBLEMS:
+            self.errors.append(_Pending(message, file or self.file, key_path, line, suggestion))
+
+    def warn(self, message: str, key_path: tuple[Any, ...] = (), *, file: str | None = None,
+             line: int | None = None, suggestion: str | None = None) -> None:
+        if len(self.warnings) < MAX_PROBLEMS:
+            self.warnings.append(_Pending(message, file or self.file, key_path, line, suggestion))
+
+    def unknown_keys(self, data: dict[str, Any], allowed: Iterable[str], key_path: tuple[Any, ...], what: str,
+                     *, file: str | None = None, line: int | None = None) -> None:
+        allowed = list(allowed)
+        for key in data:
+            if key not in allowed:
+                close = difflib.get_close_matches(str(key), allowed, n=1, cutoff=0.6)
+                self.error(f"unknown {what} field {key!r}", (*key_path, key), file=file, line=line,
+                           suggestion=f"did you mean {close[0]!r}?" if close else
+                           f"allowed: {', '.join(sorted(allowed))}")
+
+    def resolve(self, pending: list[_Pending]) -> list[Problem]:
+        out = []
+        for p in pending:
+            line = p.line
+            if line is None and p.file and p.key_path:
+                line = line_of(p.file, p.key_path)
+            out.append(Problem(p.message, file=p.file, line=line, field=format_path(p.key_path) or None,
+                               suggestion=p.suggestion))
+        return out
+
+    def raise_if_any(self) -> None:
+        if self.errors:
+            raise SuiteError(self.resolve(self.errors))
+
+    def warning_texts(self) -> list[str]:
+        return [f"warning: {p}" for p in self.resolve(self.warnings)]

@@ -1,0 +1,104 @@
+"""The target interface: turn a case into a request, send it, return the raw reply.
+
+A target splits its work in two so the runner can cache: ``request(case)`` renders the full request
+as JSON-able data with secrets left as ``${ENV}`` placeholders (this is hashed for the cache key and
+is safe to store), and ``send(request)`` resolves secrets and performs the call.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from agentunit.datasets.base import DatasetCase
+
+SECRET_HEADER = re.compile(r"auth|key|token|secret|password|cookie|session", re.IGNORECASE)
+REDACTED = "***"
+
+
+@dataclass(slots=True)
+class Reply:
+    """A target's raw reply plus transport-level facts (usage, logprobs, finish reason, cost)."""
+
+    body: Any
+    usage: dict[str, Any] | None = None
+    logprobs: list[float] | None = None
+    finish_reason: str | None = None
+    cost: float | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> str:
+        return json.dumps({"body": self.body, "usage": self.usage, "logprobs": self.logprobs,
+                           "finish_reason": self.finish_reason, "cost": self.cost, "extra": self.extra},
+                          ensure_ascii=False)
+
+    @classmethod
+    def from_json(cls, text: str) -> Reply:
+        data = json.loads(text)
+        return cls(body=data["body"], usage=data.get("usage"), logprobs=data.get("logprobs"),
+                   finish_reason=data.get("finish_reason"), cost=data.get("cost"), extra=data.get("extra") or {})
+
+
+class Target:
+    """Base class for targets. Subclasses set ``kind`` and implement ``request`` and ``send``."""
+
+    kind = "target"
+    cacheable = False  # network targets cache by default; local code does not
+
+    def __init__(self, spec: dict[str, Any]):
+        self.spec = spec
+        self.secrets: set[str] = set()
+        self.cache_enabled = bool(spec.get("cache", self.cacheable))
+
+    def request(self, case: DatasetCase) -> dict[str, Any]:
+        return {"prompt": case.query}
+
+    async def send(self, case: DatasetCase, request: dict[str, Any]) -> Reply:
+        raise NotImplementedError
+
+    def cache_key(self, request: dict[str, Any], repeat: int) -> str:
+        """sha256 over the target kind, its redacted config, the request and the repeat index."""
+        material = {"kind": self.kind, "spec": self.describe(), "request": redact_headers(request)}
+        if repeat:
+            material["repeat"] = repeat
+        blob = json.dumps(material, sort_keys=True, default=str, ensure_ascii=False)
+        return hashlib.sha256(blob.encode()).hexdigest()
+
+    def describe(self) -> dict[str, Any]:
+        """The target's config with secrets redacted — what may be stored in the results DB."""
+        return redact_headers({k: v for k, v in self.spec.items() if not callable(v)})
+
+    def redact(self, text: str) -> str:
+        """Remove every secret value this target interpolated from ``text``."""
+        for secret in self.secrets:
+            text = text.replace(secret, REDACTED)
+        return text
+
+    async def aclose(self) -> None:
+        """Release connections and processes."""
+
+
+def redact_headers(data: Any) -> Any:
+    """Copy of ``data`` with the values of auth-like headers/keys replaced by ``***``."""
+    if isinstance(data, dict):
+        out = {}
+        for key, value in data.items():
+            if key == "headers" and isinstance(value, dict):
+                out[key] = {h: (REDACTED if SECRET_HEADER.search(h) else v) for h, v in value.items()}
+            elif isinstance(key, str) and SECRET_HEADER.search(key) and key not in ("api_key_env",) \
+                    and isinstance(value, str):
+                out[key] = REDACTED
+            else:
+                out[key] = redact_headers(value)
+        return out
+    if isinstance(data, list):
+        return [redact_headers(v) for v in data]
+    return data
+
+
+def template_variables(case: DatasetCase) -> dict[str, Any]:
+    """Variables for request templates: the case vars, ``prompt`` and ``id``."""
+    return {**case.vars, "prompt": case.query, "id": case.id}

@@ -1,0 +1,101 @@
+"""Call any OpenAI-compatible chat completions endpoint as the system under test."""
+
+from __future__ import annotations
+
+import math
+import os
+from typing import Any
+
+from agentunit.core.templating import render
+from agentunit.datasets.base import DatasetCase
+from agentunit.errors import AgentUnitError, TargetError
+from agentunit.targets._http import send_with_retries
+from agentunit.targets.base import Reply, Target, template_variables
+
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
+DEFAULT_KEY_ENV = "OPENAI_API_KEY"
+
+
+class OpenAITarget(Target):
+    """``{type: openai, base_url, model, api_key_env, system, temperature, max_tokens, logprobs}``.
+
+    Sends ``POST {base_url}/chat/completions`` with the system message (a template) and the prompt
+    as the user message; temperature defaults to 0. Records the answer, ``usage``, ``finish_reason``,
+    token ``logprobs`` (when ``logprobs: true``) and any ``tool_calls`` of the message. The API key is
+    read from the ``api_key_env`` variable (default OPENAI_API_KEY; local servers may need none).
+    """
+
+    kind = "openai"
+    cacheable = True
+
+    def __init__(self, spec: dict[str, Any]):
+        super().__init__(spec)
+        self.base_url = str(spec.get("base_url", DEFAULT_BASE_URL)).rstrip("/")
+        self.timeout = float(spec.get("timeout", 60))
+        self.retries = int(spec.get("retries", 3))
+        self.backoff = float(spec.get("backoff", 1.0))
+        self._client: Any = None
+
+    def request(self, case: DatasetCase) -> dict[str, Any]:
+        variables = template_variables(case)
+        messages = []
+        if self.spec.get("system"):
+            messages.append({"role": "system", "content": render(str(self.spec["system"]), variables)})
+        if case.conversation:
+            messages += [{"role": m.get("role", "user"), "content": m.get("content", "")} for m in case.conversation]
+        if case.query:
+            messages.append({"role": "user", "content": case.query})
+        body: dict[str, Any] = {"model": self.spec["model"], "messages": messages,
+                                "temperature": self.spec.get("temperature", 0)}
+        if self.spec.get("max_tokens") is not None:
+            body["max_tokens"] = self.spec["max_tokens"]
+        if self.spec.get("logprobs"):
+            body["logprobs"] = True
+            if self.spec.get("top_logprobs"):
+                body["top_logprobs"] = self.spec["top_logprobs"]
+        return {"url": f"{self.base_url}/chat/completions", "body": body}
+
+    def _headers(self) -> dict[str, str]:
+        headers = dict(self.spec.get("headers") or {})
+        env = self.spec.get("api_key_env", DEFAULT_KEY_ENV)
+        key = os.environ.get(env)
+        if key:
+            self.secrets.add(key)
+            headers["Authorization"] = f"Bearer {key}"
+        elif "api_key_env" in self.spec:
+            raise AgentUnitError(f"environment variable {env} is not set (api_key_env of the openai target)")
+        return headers
+
+    async def send(self, case: DatasetCase, request: dict[str, Any]) -> Reply:
+        import httpx
+
+        if self._client is None:
+            self._client = httpx.AsyncClient(limits=httpx.Limits(max_connections=None))
+        response = await send_with_retries(self._client, "POST", request["url"], headers=self._headers(),
+                                           body=request["body"], timeout=self.timeout, retries=self.retries,
+                                           backoff=self.backoff)
+        try:
+            data = response.json()
+            choice = data["choices"][0]
+            message = choice["message"]
+        except (ValueError, KeyError, IndexError, TypeError) as exc:
+            raise TargetError(f"not a chat completion reply ({exc!r}): {response.text[:200]!r}") from None
+        content = message.get("content") or ""
+        body: Any = content
+        if message.get("tool_calls"):
+            body = {"output": content, "trusys": {"tool_calls": message["tool_calls"]}}
+        return Reply(body=body, usage=data.get("usage"), logprobs=_token_logprobs(choice),
+                     finish_reason=choice.get("finish_reason"))
+
+    async def aclose(self) -> None:
+        if self._client is not None:
+            await self._client.aclose()
+            self._client = None
+
+
+def _token_logprobs(choice: dict[str, Any]) -> list[float] | None:
+    content = (choice.get("logprobs") or {}).get("content")
+    if not isinstance(content, list):
+        return None
+    values = [t.get("logprob") for t in content if isinstance(t, dict)]
+    return [float(v) for v in values if isinstance(v, (int, float)) and math.isfinite(v)] or None
