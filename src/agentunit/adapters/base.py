@@ -14,14 +14,14 @@ class BaseAdapter(ABC):
 
     name = "adapter"
 
-    def prepare(self) -> None:
+    def prepare(self) -> None:  # noqa: B027  (optional hook)
         """Acquire resources once before the first case."""
 
     @abstractmethod
     def execute(self, case: DatasetCase, trace: TraceLog) -> AdapterOutcome:
         """Run one case and return its outcome."""
 
-    def cleanup(self) -> None:
+    def cleanup(self) -> None:  # noqa: B027  (optional hook)
         """Release resources after the last case."""
 
 

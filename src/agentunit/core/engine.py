@@ -32,6 +32,7 @@ from agentunit.targets import make_target
 from agentunit.targets.base import Reply, Target
 
 DEFAULT_CASE_TIMEOUT_S = 300.0
+_HAS_TIMEOUT_CM = hasattr(asyncio, "timeout")  # Python ≥ 3.11
 
 
 @dataclass
@@ -145,7 +146,10 @@ class Engine:
             reply, latency, cached = Reply.from_json(hit[0]), hit[1], True
         else:
             start = time.perf_counter()
-            if self.timeout:
+            if self.timeout and _HAS_TIMEOUT_CM:
+                async with asyncio.timeout(self.timeout):  # no extra task per call, unlike wait_for
+                    reply = await target.send(case, request)
+            elif self.timeout:
                 reply = await asyncio.wait_for(target.send(case, request), self.timeout)
             else:
                 reply = await target.send(case, request)

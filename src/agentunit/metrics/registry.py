@@ -135,6 +135,9 @@ def _add(info: MetricInfo) -> None:
 def lookup(name: str) -> tuple[MetricInfo, bool]:
     """Find a metric by any of its names; returns (info, negated). Raises UnknownMetricError."""
     _load_catalog()
+    info = _BY_NAME.get(name)  # fast path: the name is already canonical
+    if info is not None:
+        return info, False
     norm = normalize(name)
     info = _BY_NAME.get(norm)
     if info is not None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import Any, ClassVar
 
 from agentunit.errors import MetricConfigError
 from agentunit.metrics.base import Metric, MetricResult
@@ -83,7 +83,7 @@ class Regex(Metric):
     The detail holds the matched text.
     """
 
-    _FLAGS = {"i": re.IGNORECASE, "m": re.MULTILINE, "s": re.DOTALL}
+    _FLAGS: ClassVar[dict[str, int]] = {"i": re.IGNORECASE, "m": re.MULTILINE, "s": re.DOTALL}
 
     def setup(self) -> None:
         flags = 0

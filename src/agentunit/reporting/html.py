@@ -9,6 +9,7 @@ from typing import Any
 
 from agentunit.reporting.console import metric_rows
 
+_CSP = "default-src 'none'; style-src 'unsafe-inline'"  # no script can run, even if escaping failed
 _CSS = """
 body{font:14px/1.45 system-ui,sans-serif;margin:2rem;color:#222}
 h1{font-size:1.3rem}table{border-collapse:collapse;width:100%;margin:1rem 0}
@@ -39,8 +40,9 @@ def write_html(result: Any, path: str | Path) -> None:
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     with target.open("w", encoding="utf-8") as out:
-        out.write(f"<!doctype html><html><head><meta charset='utf-8'><title>agentunit — {_e(result.suite)}</title>"
-                  f"<meta http-equiv='Content-Security-Policy' content=\"default-src 'none'; style-src 'unsafe-inline'\">"
+        out.write("<!doctype html><html><head><meta charset='utf-8'>"
+                  f"<title>agentunit — {_e(result.suite)}</title>"
+                  f"<meta http-equiv='Content-Security-Policy' content=\"{_CSP}\">"
                   f"<style>{_CSS}</style></head><body>")
         out.write(f"<h1>{_e(result.suite)} — run {_e(result.run_id)}</h1>")
         out.write(f"<p>Started {_e(result.started_at)}. <b>{s['passed']}/{s['cases']} passed</b>, "

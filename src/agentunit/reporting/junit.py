@@ -33,7 +33,8 @@ def write_junit(result: Any, path: str | Path) -> None:
             seconds = (case["latency_ms"] or 0.0) / 1000.0
             out.write(f'    <testcase classname={_attr(result.suite)} name={_attr(name)} time="{seconds:.3f}">\n')
             if case["status"] == "errored":
-                out.write(f'      <error message={_attr((case["error"] or "")[:500])}>{_clean(case["error"])}</error>\n')
+                message = _attr((case["error"] or "")[:500])
+                out.write(f'      <error message={message}>{_clean(case["error"])}</error>\n')
             elif case["status"] == "failed":
                 lines = [f'{m["metric"]}: {m["reason"]}' for m in case["metrics"] if m["passed"] is False]
                 message = "; ".join(lines) or "weighted score below the case threshold"

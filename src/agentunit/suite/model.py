@@ -12,6 +12,8 @@ from agentunit.suite.cases import Where, build_case
 from agentunit.suite.problems import Problems
 from agentunit.suite.sources import RawCase, read_case_file
 
+KEEP_VALIDATED_CASES = 20_000
+
 
 @dataclass
 class Suite:
@@ -36,6 +38,7 @@ class Suite:
     default_metrics: list[Any] = field(default_factory=list)
     problems: Problems = field(default_factory=Problems)
     case_count: int | None = None
+    _validated: list[DatasetCase] | None = field(default=None, repr=False)
 
     @property
     def file(self) -> str | None:
@@ -52,6 +55,9 @@ class Suite:
         if self.prebuilt_cases is not None:
             yield from self.prebuilt_cases
             return
+        if self._validated is not None:
+            yield from self._validated
+            return
         inherited = self.suite_metrics + self.default_metrics
         for index, raw in enumerate(self._raw_cases(), 1):
             case = build_case(raw.data, index=index, where=Where(raw.file, raw.key_path, raw.line),
@@ -65,8 +71,13 @@ class Suite:
         self.problems.raise_if_any()
         seen: set[str] = set()
         count = 0
+        kept: list[DatasetCase] | None = []
         for case in self.iter_cases():
             count += 1
+            if kept is not None:
+                kept.append(case)
+                if len(kept) > KEEP_VALIDATED_CASES:
+                    kept = None  # large suites stream from their files again on the run
             if case.id in seen:
                 self.problems.error(f"duplicate case id {case.id!r}", suggestion="give each case a unique id")
             seen.add(case.id)
@@ -75,4 +86,5 @@ class Suite:
                                 suggestion="add `cases:` or `cases_file:`")
         self.problems.raise_if_any()
         self.case_count = count
+        self._validated = kept
         return count

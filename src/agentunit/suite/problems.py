@@ -42,6 +42,8 @@ class Problems:
 
     def unknown_keys(self, data: dict[str, Any], allowed: Iterable[str], key_path: tuple[Any, ...], what: str,
                      *, file: str | None = None, line: int | None = None) -> None:
+        if isinstance(allowed, (frozenset, set)) and data.keys() <= allowed:
+            return
         allowed = list(allowed)
         for key in data:
             if key not in allowed:

@@ -7,6 +7,7 @@ import email.utils
 import json
 import random
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from agentunit.errors import TargetError
@@ -40,36 +41,59 @@ def backoff_delay(attempt: int, base: float, retry_after: float | None) -> float
     return base * (2 ** attempt) * (0.75 + random.random() * 0.5)
 
 
-async def send_with_retries(client: Any, method: str, url: str, *, headers: dict[str, str],
-                            body: Any, timeout: float, retries: int, backoff: float) -> Any:
-    """Send a request; retry transport errors, timeouts, 429 and 5xx up to ``retries`` times.
+@dataclass(slots=True)
+class Response:
+    status: int
+    headers: dict[str, str]
+    text: str
 
-    Returns the final ``httpx.Response`` with a 2xx/3xx status; raises TargetError otherwise, naming
-    the last status or error and the number of attempts.
+    def json(self) -> Any:
+        return json.loads(self.text)
+
+
+def new_session() -> Any:
+    """An aiohttp session without a connection cap (the runner's workers bound concurrency).
+
+    aiohttp rather than httpx: httpcore's pool rescans every connection on each dispatch, which
+    measured 27 s instead of 3.3 s for 2,000 requests at -j 64 on these 2-core machines.
     """
-    import httpx
+    import aiohttp
 
-    kwargs: dict[str, Any] = {"headers": headers, "timeout": timeout}
+    return aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0), auto_decompress=True)
+
+
+async def send_with_retries(session: Any, method: str, url: str, *, headers: dict[str, str],
+                            body: Any, timeout: float, retries: int, backoff: float) -> Response:
+    """Send a request; retry transport errors, timeouts, 408/425/429 and 5xx up to ``retries`` times.
+
+    Returns the final response with a status < 400; raises TargetError otherwise, naming the last
+    status or error and the number of attempts.
+    """
+    import aiohttp
+
+    data: bytes | None = None
     if isinstance(body, (dict, list)):
-        kwargs["content"] = json.dumps(body, ensure_ascii=False).encode()
-        kwargs["headers"] = {"content-type": "application/json", **headers}
+        data = json.dumps(body, ensure_ascii=False).encode()
+        headers = {"content-type": "application/json", **headers}
     elif body is not None:
-        kwargs["content"] = str(body).encode()
+        data = str(body).encode()
+    client_timeout = aiohttp.ClientTimeout(total=timeout)
     last = "no attempt"
     for attempt in range(retries + 1):
         retry_after = None
         try:
-            response = await client.request(method, url, **kwargs)
-        except httpx.TimeoutException:
+            async with session.request(method, url, data=data, headers=headers, timeout=client_timeout) as reply:
+                text = await reply.text(errors="replace")
+                response = Response(reply.status, {k.lower(): v for k, v in reply.headers.items()}, text)
+        except asyncio.TimeoutError:
             last = f"timed out after {timeout:g} s"
-        except httpx.TransportError as exc:
+        except aiohttp.ClientError as exc:
             last = f"{type(exc).__name__}: {exc}"
         else:
-            if response.status_code < 400:
+            if response.status < 400:
                 return response
-            snippet = response.text[:300]
-            last = f"HTTP {response.status_code}: {snippet}"
-            if response.status_code not in RETRY_STATUSES:
+            last = f"HTTP {response.status}: {response.text[:300]}"
+            if response.status not in RETRY_STATUSES:
                 raise TargetError(last)
             retry_after = parse_retry_after(response.headers.get("retry-after"))
         if attempt < retries:

@@ -45,7 +45,8 @@ class CommandTarget(Target):
         stdin_data = request["stdin"]
         try:
             process = await asyncio.create_subprocess_exec(
-                *request["argv"], stdin=asyncio.subprocess.PIPE if stdin_data is not None else asyncio.subprocess.DEVNULL,
+                *request["argv"],
+                stdin=asyncio.subprocess.PIPE if stdin_data is not None else asyncio.subprocess.DEVNULL,
                 stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
                 cwd=self.spec.get("cwd"), env=env, start_new_session=True)
         except OSError as exc:

@@ -8,7 +8,7 @@ from typing import Any
 from agentunit.core.templating import interpolate_env, render, render_value
 from agentunit.datasets.base import DatasetCase
 from agentunit.errors import TargetError
-from agentunit.targets._http import extract_path, send_with_retries
+from agentunit.targets._http import extract_path, new_session, send_with_retries
 from agentunit.targets.base import Reply, Target, template_variables
 
 DEFAULT_BODY = {"prompt": "{{ prompt }}"}
@@ -48,10 +48,8 @@ class HttpTarget(Target):
         }
 
     async def send(self, case: DatasetCase, request: dict[str, Any]) -> Reply:
-        import httpx
-
         if self._client is None:
-            self._client = httpx.AsyncClient(limits=httpx.Limits(max_connections=None, max_keepalive_connections=256))
+            self._client = new_session()
         headers = {k: interpolate_env(v, self.secrets) for k, v in request["headers"].items()}
         url = interpolate_env(request["url"], self.secrets)
         response = await send_with_retries(self._client, request["method"], url, headers=headers,
@@ -81,5 +79,5 @@ class HttpTarget(Target):
 
     async def aclose(self) -> None:
         if self._client is not None:
-            await self._client.aclose()
+            await self._client.close()
             self._client = None

@@ -9,7 +9,7 @@ from typing import Any
 from agentunit.core.templating import render
 from agentunit.datasets.base import DatasetCase
 from agentunit.errors import AgentUnitError, TargetError
-from agentunit.targets._http import send_with_retries
+from agentunit.targets._http import new_session, send_with_retries
 from agentunit.targets.base import Reply, Target, template_variables
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
@@ -67,10 +67,8 @@ class OpenAITarget(Target):
         return headers
 
     async def send(self, case: DatasetCase, request: dict[str, Any]) -> Reply:
-        import httpx
-
         if self._client is None:
-            self._client = httpx.AsyncClient(limits=httpx.Limits(max_connections=None))
+            self._client = new_session()
         response = await send_with_retries(self._client, "POST", request["url"], headers=self._headers(),
                                            body=request["body"], timeout=self.timeout, retries=self.retries,
                                            backoff=self.backoff)
@@ -89,7 +87,7 @@ class OpenAITarget(Target):
 
     async def aclose(self) -> None:
         if self._client is not None:
-            await self._client.aclose()
+            await self._client.close()
             self._client = None
 
 
