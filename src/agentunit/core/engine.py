@@ -110,7 +110,8 @@ class Engine:
         base_dir = suite.path.parent if suite.path else None
         self.target = target if target is not None else make_target(suite.target, base_dir)
         self.on_progress = on_progress
-        self.timeout = self.options.timeout or (suite.target or {}).get("timeout") or suite.options.get("timeout")
+        # The per-case limit spans every attempt; a target's own `timeout` bounds one attempt.
+        self.timeout = self.options.timeout or suite.options.get("timeout")
         if self.timeout is None and self.target is not None and self.target.kind != "echo":
             self.timeout = DEFAULT_CASE_TIMEOUT_S
         self.use_cache = self.options.cache and self.target is not None and self.target.cache_enabled

@@ -37,10 +37,39 @@ def _compile(text: str) -> Any:
         raise TemplateError(f"template syntax error: {exc.message} in {text[:80]!r}") from exc
 
 
+_PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
+
+
+@lru_cache(maxsize=1024)
+def _simple_parts(text: str) -> tuple[str, ...] | None:
+    """Split a template made only of ``{{ name }}`` placeholders into literal/name parts, else None."""
+    if "{%" in text or "{#" in text:
+        return None
+    parts = _PLACEHOLDER.split(text)
+    if any("{{" in literal or "}}" in literal for literal in parts[::2]):
+        return None  # filters, expressions or attribute access: leave them to Jinja2
+    return tuple(parts)
+
+
 def render(text: str, variables: dict[str, Any]) -> str:
-    """Render a Jinja2 template string; text without ``{{``/``{%`` is returned unchanged."""
+    """Render a Jinja2 template string; text without ``{{``/``{%`` is returned unchanged.
+
+    Templates holding only plain ``{{ name }}`` placeholders (the common case, rendered per case on
+    the hot path) are substituted directly, with Jinja2's output for them; anything else goes to Jinja2.
+    """
     if not is_template(text):
         return text
+    parts = _simple_parts(text)
+    if parts is not None:
+        out = []
+        for index, part in enumerate(parts):
+            if index % 2 == 0:
+                out.append(part)
+            elif part in variables:
+                out.append(str(variables[part]))
+            else:
+                raise TemplateError(f"'{part}' is undefined (available: {', '.join(sorted(variables)) or 'none'})")
+        return "".join(out)
     import jinja2
 
     try:

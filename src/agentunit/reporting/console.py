@@ -37,10 +37,10 @@ def print_summary(result: Any, db_path: str | None = None, out: TextIO | None = 
     rows = metric_rows(s["metrics"])
     if rows:
         width = max(len(r["metric"]) for r in rows)
-        write(f"{'metric'.ljust(width)}  pass rate  passed  failed  not measured  errors\n")
+        write(f"{'metric'.ljust(width)}  pass rate  passed  failed  not measured  errors  info\n")
         for r in rows:
             write(f"{r['metric'].ljust(width)}  {r['rate']:>9}  {r['passed']:>6}  {r['failed']:>6}  "
-                  f"{r['not_measured']:>12}  {r['error']:>6}\n")
+                  f"{r['not_measured']:>12}  {r['error']:>6}  {r['info']:>4}\n")
         write("\n")
     shown = 0
     for case in result.store.iter_cases(result.run_id, only_unpassed=True, limit=MAX_FAILURES_SHOWN):

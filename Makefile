@@ -1,0 +1,33 @@
+# One command sets up and runs the example suite (`make demo`); one runs the tests (`make test`).
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PYTHON ?= python3
+
+.PHONY: setup demo test lint bench clean
+
+setup: $(VENV)/.installed
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e ".[test]"
+	touch $@
+
+demo: setup
+	$(VENV)/bin/agentunit run examples/quickstart.yaml --db .agentunit/agentunit.db \
+		-o reports/quickstart.json --junit reports/quickstart.xml --markdown reports/quickstart.md \
+		--html reports/quickstart.html
+
+lint: setup
+	$(VENV)/bin/ruff check src tests bench examples
+
+test: lint
+	HF_HUB_OFFLINE=1 $(PY) -m pytest
+
+bench: setup
+	$(PY) bench/engine_throughput.py 1000
+	$(PY) bench/engine_throughput.py 100000 --jsonl
+	$(PY) bench/http_concurrency.py 2000 64 0.1
+
+clean:
+	rm -rf $(VENV) .agentunit reports .pytest_cache .ruff_cache

@@ -1,0 +1,231 @@
+"""End-to-end: the `agentunit` command as a user runs it, against real servers and processes."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from tests.conftest import ROOT, run_cli, write_suite
+
+
+def _http_suite(url: str) -> dict:
+    return {
+        "name": "faults",
+        "target": {"type": "http", "url": url, "headers": {"Authorization": "Bearer ${AU_TEST_TOKEN}"},
+                   "timeout": 1.0, "retries": 2, "backoff": 0.05},
+        "cases": [
+            {"id": "ok", "prompt": "ok:The sky is blue.", "metrics": [
+                {"metric": "contains", "value": "blue"}, "tool_success", "token_usage",
+                {"metric": "latency", "threshold": 5000}]},
+            {"id": "wrong", "prompt": "ok:The sky is green.", "metrics": [{"metric": "contains", "value": "blue"}]},
+            {"id": "rate-limited", "prompt": "429once:a", "metrics": [{"metric": "equals", "value": "a"}]},
+            {"id": "flaky", "prompt": "500twice:b", "metrics": [{"metric": "starts-with", "value": "b"}]},
+            {"id": "down", "prompt": "always500", "metrics": ["tool_success"]},
+            {"id": "slow", "prompt": "slow:3", "metrics": [{"metric": "contains", "value": "x"}]},
+            {"id": "malformed", "prompt": "malformed", "metrics": [{"metric": "contains", "value": "x"}]},
+            {"id": "bad-envelope", "prompt": "badenv", "metrics": [{"metric": "contains", "value": "x"}]},
+            {"id": "plain-text", "prompt": "text:hello", "metrics": [
+                {"metric": "equals", "value": "hello"}, "tool_success"]},
+        ],
+    }
+
+
+@pytest.mark.slow
+def test_http_run_with_faults_ends_every_case_with_a_reason(tmp_path, agent_server):
+    suite = write_suite(tmp_path / "suite.json", _http_suite(agent_server.url))
+    out = tmp_path / "out.json"
+    proc = run_cli("run", str(suite), "--db", str(tmp_path / "r.db"), "-o", str(out), "-j", "4",
+                   "--junit", str(tmp_path / "junit.xml"), "--html", str(tmp_path / "r.html"),
+                   env={"AU_TEST_TOKEN": "s3cr3t-token-value"})
+    assert proc.returncode == 1, proc.stderr
+    report = json.loads(out.read_text())
+    cases = {c["id"]: c for c in report["cases"]}
+    assert len(report["cases"]) == 9  # none lost
+    assert report["summary"] == {**report["summary"], "cases": 9, "passed": 4, "failed": 1, "errored": 4}
+    assert cases["ok"]["passed"] and cases["ok"]["output"] == "The sky is blue."
+    metrics = {m["metric"]: m for m in cases["ok"]["metrics"]}
+    assert metrics["tool_success"]["value"] == 1.0 and metrics["token_usage"]["value"] == 15
+    assert not cases["wrong"]["passed"] and cases["wrong"]["error"] is None
+    assert "not found" in cases["wrong"]["metrics"][0]["reason"]
+    assert cases["rate-limited"]["passed"] and cases["flaky"]["passed"]
+    assert "HTTP 500" in cases["down"]["error"] and "3 attempts" in cases["down"]["error"]
+    assert "timed out" in cases["slow"]["error"]
+    assert "malformed JSON" in cases["malformed"]["error"]
+    assert "trusys" in cases["bad-envelope"]["error"]
+    plain = {m["metric"]: m for m in cases["plain-text"]["metrics"]}
+    assert plain["equals"]["passed"] is True
+    assert plain["tool_success"]["value"] is None and plain["tool_success"]["passed"] is None
+    assert plain["tool_success"]["reason"].startswith("not measured")
+    # Retry-After: 1 was honoured: the retry came at least a second after the 429.
+    hits = agent_server.hits["429once:a"]
+    assert len(hits) == 2 and hits[1] - hits[0] >= 0.95
+    assert len(agent_server.hits["500twice:b"]) == 3
+    # The secret reached the server but none of our outputs.
+    assert agent_server.requests[0]["headers"]["Authorization"] == "Bearer s3cr3t-token-value"
+    for artifact in (out, tmp_path / "junit.xml", tmp_path / "r.html", tmp_path / "r.db"):
+        assert b"s3cr3t-token-value" not in artifact.read_bytes()
+    junit = ET.parse(tmp_path / "junit.xml").getroot()
+    assert len(junit.findall(".//testcase")) == 9
+    assert len(junit.findall(".//error")) == 4 and len(junit.findall(".//failure")) == 1
+
+
+@pytest.mark.slow
+def test_cached_replies_keep_their_latency_and_no_cache_calls_again(tmp_path, agent_server):
+    suite = write_suite(tmp_path / "s.json", {
+        "name": "cache", "target": {"type": "http", "url": agent_server.url},
+        "cases": [{"id": "a", "prompt": "slow:0.3", "metrics": [{"metric": "latency", "threshold": 10000}]}]})
+    db = str(tmp_path / "r.db")
+    first = tmp_path / "1.json"
+    second = tmp_path / "2.json"
+    assert run_cli("run", str(suite), "--db", db, "-o", str(first)).returncode == 0
+    assert run_cli("run", str(suite), "--db", db, "-o", str(second)).returncode == 0
+    assert len(agent_server.hits["slow:0.3"]) == 1  # second run served from the cache
+    lat1 = json.loads(first.read_text())["cases"][0]["latency_ms"]
+    lat2 = json.loads(second.read_text())["cases"][0]["latency_ms"]
+    assert lat1 >= 300 and lat2 == lat1
+    assert run_cli("run", str(suite), "--db", db, "--no-cache").returncode == 0
+    assert len(agent_server.hits["slow:0.3"]) == 2
+
+
+def test_trusys_example_from_the_architecture_doc_runs_as_written(tmp_path):
+    out = tmp_path / "out.json"
+    proc = run_cli("run", "examples/trusys_example.yaml", "--db", str(tmp_path / "r.db"), "-o", str(out))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "examples/trusys_example.yaml:14" in proc.stderr and "expcted_output" in proc.stderr
+    report = json.loads(out.read_text())
+    assert report["summary"]["cases"] == 4 and report["summary"]["passed"] == 4
+    first = report["cases"][0]
+    assert [m["metric"] for m in first["metrics"]] == ["equals", "greater-than", "latency"]
+
+
+def test_invalid_suite_exits_2_with_file_line_and_suggestion(tmp_path):
+    suite = tmp_path / "bad.yaml"
+    suite.write_text("name: bad\ntarget: {type: echo}\ncases:\n  - prompt: hi\n    metrics:\n"
+                     "      - {metric: contians, value: hi}\n  - prompt: there\n    expected_ouput: x\n")
+    proc = run_cli("run", str(suite), "--db", str(tmp_path / "r.db"))
+    assert proc.returncode == 2
+    assert f"{suite}:6: cases[0].metrics[0].metric: unknown metric 'contians' — did you mean 'contains'?" in proc.stderr
+    assert f"{suite}:8: cases[1].expected_ouput: unknown case field 'expected_ouput'" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_yaml_syntax_error_and_missing_file_exit_2(tmp_path):
+    suite = tmp_path / "broken.yaml"
+    suite.write_text("name: x\ncases:\n  - prompt: [unclosed\n")
+    proc = run_cli("run", str(suite), "--db", str(tmp_path / "r.db"))
+    assert proc.returncode == 2 and "invalid YAML" in proc.stderr and "Traceback" not in proc.stderr
+    proc = run_cli("run", str(tmp_path / "nope.yaml"), "--db", str(tmp_path / "r.db"))
+    assert proc.returncode == 2 and "suite file not found" in proc.stderr
+
+
+def test_bad_usage_exits_2():
+    assert run_cli("run", "--jobs", "zero").returncode == 2
+    assert run_cli("frobnicate").returncode == 2
+
+
+def test_metrics_command_lists_registry():
+    proc = run_cli("metrics", "--json")
+    assert proc.returncode == 0
+    names = {m["name"] for m in json.loads(proc.stdout)}
+    assert {"equals", "contains", "regex", "starts-with", "latency", "tool_success", "cost", "token_usage"} <= names
+    text = run_cli("metrics", "--family", "text").stdout
+    assert "contains" in text and "latency" not in text
+    assert run_cli("metrics", "--family", "nope").returncode == 2
+
+
+def test_repeat_reports_pass_rate_pass_at_k_and_pass_hat_k(tmp_path):
+    counter = tmp_path / "flaky.py"
+    counter.write_text(
+        "import itertools\n_n = itertools.count()\n"
+        "def answer(prompt):\n    return 'yes' if next(_n) % 2 == 0 else 'no'\n")
+    suite = write_suite(tmp_path / "s.json", {
+        "name": "flaky", "target": {"type": "python", "function": "flaky:answer"},
+        "cases": [{"id": "coin", "prompt": "?", "metrics": [{"metric": "equals", "value": "yes"}]}]})
+    out = tmp_path / "o.json"
+    proc = run_cli("run", str(suite), "--repeat", "4", "-j", "1", "--db", str(tmp_path / "r.db"), "-o", str(out),
+                   cwd=tmp_path)
+    assert proc.returncode == 1
+    report = json.loads(out.read_text())
+    repeat = report["summary"]["repeat"]
+    assert repeat["k"] == 4 and repeat["pass_rate"] == 0.5
+    assert repeat["pass_at_k"] == 1.0 and repeat["pass_hat_k"] == 0.0
+    assert sorted(c["repeat"] for c in report["cases"]) == [0, 1, 2, 3]
+    assert "pass@4 1.000" in proc.stdout
+
+
+def test_filter_runs_only_matching_cases(tmp_path):
+    suite = write_suite(tmp_path / "s.json", {"name": "f", "target": {"type": "echo"}, "cases": [
+        {"id": "keep-1", "prompt": "a", "metrics": [{"metric": "equals", "value": "a"}]},
+        {"id": "drop", "prompt": "b", "metrics": [{"metric": "equals", "value": "zzz"}]}]})
+    out = tmp_path / "o.json"
+    proc = run_cli("run", str(suite), "--filter", "^keep", "--db", str(tmp_path / "r.db"), "-o", str(out))
+    assert proc.returncode == 0
+    assert [c["id"] for c in json.loads(out.read_text())["cases"]] == ["keep-1"]
+
+
+@pytest.mark.slow
+def test_kill_9_then_resume_records_every_case_exactly_once(tmp_path):
+    (tmp_path / "slowagent.py").write_text(
+        "import os, time\n"
+        "def answer(prompt):\n"
+        "    with open(os.environ['AU_CALL_LOG'], 'a') as log:\n"
+        "        log.write(prompt + '\\n')\n"
+        "    time.sleep(0.02)\n"
+        "    return prompt.upper()\n")
+    total = 300
+    suite = write_suite(tmp_path / "s.json", {
+        "name": "killable", "target": {"type": "python", "function": "slowagent:answer"},
+        "cases": [{"id": f"c{i}", "prompt": f"p{i}", "metrics": [{"metric": "equals", "value": f"P{i}"}]}
+                  for i in range(total)]})
+    db = tmp_path / "r.db"
+    log = tmp_path / "calls.log"
+    env = {**os.environ, "AU_CALL_LOG": str(log)}
+    proc = subprocess.Popen([sys.executable, "-m", "agentunit", "run", str(suite), "--db", str(db), "-j", "2", "-q"],
+                            cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    committed = 0
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and committed < 60:
+        time.sleep(0.05)
+        if db.exists():
+            try:
+                with sqlite3.connect(db) as conn:
+                    committed = conn.execute("SELECT COUNT(*) FROM case_results").fetchone()[0]
+            except sqlite3.OperationalError:
+                pass
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    with sqlite3.connect(db) as conn:
+        run_id, status = conn.execute("SELECT run_id, status FROM runs").fetchone()
+        done_before = {r[0] for r in conn.execute("SELECT case_id FROM case_results")}
+    assert status == "running" and 60 <= len(done_before) < total
+    calls_before = len(log.read_text().splitlines())
+    out = tmp_path / "o.json"
+    resumed = subprocess.run([sys.executable, "-m", "agentunit", "run", str(suite), "--db", str(db),
+                              "--resume", run_id, "-o", str(out)], cwd=tmp_path, env=env, capture_output=True,
+                             text=True, timeout=120)
+    assert resumed.returncode == 0, resumed.stdout + resumed.stderr
+    with sqlite3.connect(db) as conn:
+        rows = conn.execute("SELECT case_id, COUNT(*) FROM case_results WHERE run_id = ? GROUP BY case_id",
+                            (run_id,)).fetchall()
+        assert conn.execute("SELECT status FROM runs WHERE run_id = ?", (run_id,)).fetchone()[0] == "completed"
+    assert len(rows) == total and all(count == 1 for _, count in rows)
+    called_after = [line for line in log.read_text().splitlines()[calls_before:]]
+    assert not {f"c{p[1:]}" for p in called_after} & done_before  # nothing committed was repeated
+    report = json.loads(out.read_text())
+    assert report["summary"]["cases"] == total and report["summary"]["passed"] == total
+    assert len(report["cases"]) == total
+
+
+def test_readme_commands_are_the_ones_ci_runs():
+    readme = (ROOT / "README.md").read_text()
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert "make test" in readme and "make test" in ci
+    assert "make demo" in readme
