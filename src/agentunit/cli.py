@@ -81,7 +81,13 @@ def run(suite: Path | None, jobs: int | None, repeat: int | None, no_cache: bool
     except AgentUnitError as exc:
         raise _fail_usage(str(exc)) from None
 
-    result = _execute(engine, total * repeat, show_progress=not quiet and sys.stderr.isatty())
+    try:
+        result = _execute(engine, total * repeat, show_progress=not quiet and sys.stderr.isatty())
+    except KeyboardInterrupt:
+        store.close()
+        sys.stderr.write(f"interrupted; committed results are kept. Continue with:\n"
+                         f"  agentunit run {suite} --db {db} --resume {engine.run_id}\n")
+        raise click.exceptions.Exit(130) from None
     _write_reports(result, output=output, junit=junit, markdown=markdown, html=html)
     if not quiet:
         from agentunit.reporting.console import print_summary
@@ -121,11 +127,18 @@ def _write_reports(result: Any, **paths: Path | None) -> None:
 @app.command()
 @click.option("--family", help="Only this family.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def metrics(family: str | None, as_json: bool) -> None:
+@click.option("--markdown", "as_markdown", is_flag=True, help="Print the Markdown reference (docs/metrics.md).")
+def metrics(family: str | None, as_json: bool, as_markdown: bool) -> None:
     """List every metric with its family, inputs, value, default threshold and direction."""
     import json
 
     from agentunit.metrics.registry import all_metrics, families
+
+    if as_markdown:
+        from agentunit.metrics.docs import render_reference
+
+        sys.stdout.write(render_reference())
+        return
 
     infos = all_metrics(family)
     if family and not infos:

@@ -117,6 +117,7 @@ class Engine:
         self.use_cache = self.options.cache and self.target is not None and self.target.cache_enabled
         self._filter = re.compile(self.options.filter) if self.options.filter else None
         self._done = 0
+        self.run_id: str | None = None
 
     # -- jobs -----------------------------------------------------------------------------------
 
@@ -225,6 +226,7 @@ class Engine:
                             suite_hash=_file_hash(self.suite.path), started_at=started_at,
                             options=_public_options(options),
                             target=self.target.describe() if self.target else None)
+        self.run_id = run_id
         jobs = self._jobs(skip)
 
         async def worker() -> None:

@@ -184,7 +184,7 @@ def score(metric: Any, case: DatasetCase, trace: TraceLog, outcome: Outcome) -> 
         result.passed = None
     if getattr(metric, "negate", False) and result.passed is not None:
         result.passed = not result.passed
-        if info is not None and info.kind == "score" and result.value is not None:
+        if info is not None and info.kind in ("score", "binary") and result.value is not None:
             result.value = 1.0 - result.value
         result.reason = f"NOT ({result.reason})" if result.reason else "negated"
     return result

@@ -1,0 +1,89 @@
+import asyncio
+import email.utils
+import time
+
+import pytest
+
+from agentunit.datasets.base import DatasetCase
+from agentunit.errors import TargetError
+from agentunit.targets import make_target
+from agentunit.targets._http import backoff_delay, extract_path, parse_retry_after
+
+
+def test_parse_retry_after_seconds_dates_and_garbage():
+    assert parse_retry_after("3") == 3.0
+    assert parse_retry_after("1.5") == 1.5
+    assert parse_retry_after("100000") == 120.0  # capped
+    date = email.utils.formatdate(time.time() + 10, usegmt=True)
+    assert 8.0 <= parse_retry_after(date) <= 10.5
+    assert parse_retry_after(email.utils.formatdate(time.time() - 100, usegmt=True)) == 0.0
+    assert parse_retry_after("soon") is None and parse_retry_after(None) is None
+
+
+def test_backoff_is_exponential_with_jitter_unless_retry_after():
+    assert backoff_delay(3, 1.0, 2.5) == 2.5
+    for attempt in range(4):
+        assert 0.75 * 2 ** attempt <= backoff_delay(attempt, 1.0, None) <= 1.25 * 2 ** attempt
+
+
+def test_extract_path_variants_and_errors():
+    data = {"choices": [{"message": {"content": "hi"}}], "a": {"b": [1, 2]}}
+    assert extract_path(data, "choices.0.message.content") == "hi"
+    assert extract_path(data, "$.choices[0].message.content") == "hi"
+    assert extract_path(data, "a.b[1]") == 2
+    with pytest.raises(KeyError, match="no 'x'"):
+        extract_path(data, "a.x")
+    with pytest.raises(KeyError, match="no index '5'"):
+        extract_path(data, "a.b.5")
+
+
+def _case(prompt, **vars_):
+    return DatasetCase(id="c1", query=prompt, vars=vars_)
+
+
+async def _call(target, case):
+    try:
+        return await target.send(case, target.request(case))
+    finally:
+        await target.aclose()
+
+
+def test_request_renders_templates_and_keeps_secrets_as_placeholders(monkeypatch):
+    monkeypatch.setenv("AU_SECRET", "hunter2")
+    target = make_target({"type": "http", "url": "http://h/{{ id }}", "method": "post",
+                          "headers": {"Authorization": "Bearer ${AU_SECRET}", "X-Lang": "{{ lang }}"},
+                          "body": {"input": "{{ prompt }}", "n": 1}})
+    request = target.request(_case("hello", lang="fr"))
+    assert request == {"method": "POST", "url": "http://h/c1",
+                       "headers": {"Authorization": "Bearer ${AU_SECRET}", "X-Lang": "fr"},
+                       "body": {"input": "hello", "n": 1}}
+    assert target.describe()["headers"]["Authorization"] == "***"
+    # the cache key does not depend on the secret's value
+    key = target.cache_key(request, 0)
+    monkeypatch.setenv("AU_SECRET", "other")
+    assert target.cache_key(target.request(_case("hello", lang="fr")), 0) == key
+    assert target.cache_key(request, 1) != key
+
+
+def test_send_reads_envelope_output_path_and_text(agent_server):
+    reply = asyncio.run(_call(make_target({"type": "http", "url": agent_server.url}), _case("ok:fine")))
+    assert reply.body["output"] == "fine" and "trusys" in reply.body
+    target = make_target({"type": "http", "url": agent_server.url, "output_path": "trusys.plan.0"})
+    assert asyncio.run(_call(target, _case("ok:x"))).body["output"] == "look up"  # trusys kept alongside
+    plain = asyncio.run(_call(make_target({"type": "http", "url": agent_server.url}), _case("text:hi there")))
+    assert plain.body == "hi there"
+
+
+def test_send_errors_are_target_errors(agent_server):
+    strict = make_target({"type": "http", "url": agent_server.url, "output_path": "output"})
+    with pytest.raises(TargetError, match="not JSON"):
+        asyncio.run(_call(strict, _case("text:plain")))
+    missing = make_target({"type": "http", "url": agent_server.url, "output_path": "nope"})
+    with pytest.raises(TargetError, match="output_path 'nope'"):
+        asyncio.run(_call(missing, _case("ok:x")))
+    down = make_target({"type": "http", "url": agent_server.url, "retries": 1, "backoff": 0.01})
+    with pytest.raises(TargetError, match=r"HTTP 500.*after 2 attempts"):
+        asyncio.run(_call(down, _case("always500")))
+    refused = make_target({"type": "http", "url": "http://127.0.0.1:9/", "retries": 0})
+    with pytest.raises(TargetError, match="after 1 attempts"):
+        asyncio.run(_call(refused, _case("x")))

@@ -1,0 +1,94 @@
+"""The openai target against a real OpenAI-compatible HTTP server started by the test."""
+
+import asyncio
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from agentunit import evaluate
+from agentunit.datasets.base import DatasetCase
+from agentunit.errors import TargetError
+from agentunit.targets import make_target
+
+
+@pytest.fixture
+def chat_server():
+    seen = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+        def do_POST(self):
+            body = json.loads(self.rfile.read(int(self.headers["content-length"])))
+            seen.append({"path": self.path, "auth": self.headers.get("authorization"), "body": body})
+            question = body["messages"][-1]["content"]
+            if question == "garbage":
+                payload = b'{"nope": true}'
+            else:
+                message = {"role": "assistant", "content": f"answer to {question}"}
+                if question == "use a tool":
+                    message["tool_calls"] = [{"id": "t1", "type": "function",
+                                              "function": {"name": "search", "arguments": '{"q": "x"}'}}]
+                payload = json.dumps({"choices": [{"message": message, "finish_reason": "stop",
+                                                   "logprobs": {"content": [{"token": "a", "logprob": -0.1},
+                                                                            {"token": "b", "logprob": -0.3}]}}],
+                                      "usage": {"prompt_tokens": 11, "completion_tokens": 4, "total_tokens": 15}})
+                payload = payload.encode()
+            self.send_response(200)
+            self.send_header("content-type", "application/json")
+            self.send_header("content-length", str(len(payload)))
+            self.end_headers()
+            self.wfile.write(payload)
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/v1", seen
+    server.shutdown()
+
+
+def _send(spec, prompt):
+    target = make_target({"type": "openai", **spec})
+    case = DatasetCase(id="c", query=prompt)
+
+    async def go():
+        try:
+            return await target.send(case, target.request(case))
+        finally:
+            await target.aclose()
+
+    return asyncio.run(go())
+
+
+def test_chat_completion_records_usage_logprobs_and_auth(chat_server, monkeypatch):
+    base_url, seen = chat_server
+    monkeypatch.setenv("AU_OPENAI_KEY", "sk-test")
+    reply = _send({"base_url": base_url, "model": "m", "api_key_env": "AU_OPENAI_KEY", "system": "Be brief.",
+                   "logprobs": True, "max_tokens": 20}, "hi")
+    assert reply.body == "answer to hi" and reply.usage["total_tokens"] == 15
+    assert reply.logprobs == [-0.1, -0.3] and reply.finish_reason == "stop"
+    request = seen[0]
+    assert request["path"] == "/v1/chat/completions" and request["auth"] == "Bearer sk-test"
+    assert request["body"]["messages"][0] == {"role": "system", "content": "Be brief."}
+    assert request["body"]["temperature"] == 0 and request["body"]["logprobs"] is True
+
+
+def test_tool_calls_become_an_envelope_and_bad_replies_error(chat_server, monkeypatch):
+    base_url, _ = chat_server
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    reply = _send({"base_url": base_url, "model": "m"}, "use a tool")
+    assert reply.body["trusys"]["tool_calls"][0]["function"]["name"] == "search"
+    with pytest.raises(TargetError, match="not a chat completion"):
+        _send({"base_url": base_url, "model": "m"}, "garbage")
+
+
+def test_openai_suite_end_to_end_with_cache(chat_server, tmp_path):
+    base_url, seen = chat_server
+    suite = {"name": "oa", "target": {"type": "openai", "base_url": base_url, "model": "m", "logprobs": True},
+             "cases": [{"prompt": "2+2?", "metrics": [{"metric": "contains", "value": "2+2"}, "token_usage"]}]}
+    first = evaluate(suite, db=tmp_path / "r.db")
+    second = evaluate(suite, db=tmp_path / "r.db")
+    assert first.passed and second.passed and len(seen) == 1  # the second run was served from the cache
+    assert first.cases[0]["metrics"][1]["value"] == 15 and second.cases[0]["envelope"]["usage"]["total_tokens"] == 15
