@@ -12,16 +12,18 @@ import sys
 
 
 async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, delay: float) -> None:
+    loop = asyncio.get_running_loop()
     try:
         while True:
             head = await reader.readuntil(b"\r\n\r\n")
+            arrived = loop.time()
             length = 0
             for line in head.split(b"\r\n"):
                 if line.lower().startswith(b"content-length:"):
                     length = int(line.split(b":", 1)[1])
             body = await reader.readexactly(length) if length else b"{}"
             prompt = json.loads(body or b"{}").get("prompt", "")
-            await asyncio.sleep(delay)
+            await asyncio.sleep(max(0.0, arrived + delay - loop.time()))  # answer `delay` after arrival
             reply = json.dumps({"output": f"echo: {prompt}", "trusys": {"context": ["bench"]}}).encode()
             writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: "
                          + str(len(reply)).encode() + b"\r\n\r\n" + reply)
