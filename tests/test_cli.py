@@ -229,3 +229,32 @@ def test_readme_commands_are_the_ones_ci_runs():
     ci = (ROOT / ".ci" / "run").read_text()
     assert "make test" in readme and "make test" in ci
     assert "make demo" in readme
+
+
+def test_progress_bar_is_drawn_on_a_terminal_only(tmp_path):
+    import pty
+
+    suite = write_suite(tmp_path / "s.json", {"name": "tty", "target": {"type": "echo"},
+                                              "cases": [{"prompt": f"p{i}", "metrics": [{"metric": "contains",
+                                                                                          "value": "p"}]}
+                                                        for i in range(3)]})
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "agentunit", "run", str(suite), "--db", str(tmp_path / "r.db")],
+                            cwd=ROOT, stdin=subprocess.DEVNULL, stdout=slave, stderr=slave)
+    os.close(slave)
+    chunks = []
+    while True:
+        try:
+            data = os.read(master, 4096)
+        except OSError:
+            break
+        if not data:
+            break
+        chunks.append(data)
+    proc.wait(timeout=60)
+    os.close(master)
+    screen = b"".join(chunks).decode(errors="replace")
+    progress = "\x1b[?25l"  # the progress display hides the cursor while it draws
+    assert proc.returncode == 0 and progress in screen and "3/3" in screen
+    piped = run_cli("run", str(suite), "--db", str(tmp_path / "r2.db"))
+    assert piped.returncode == 0 and "\x1b[" not in piped.stdout + piped.stderr

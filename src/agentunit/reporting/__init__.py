@@ -1,9 +1,22 @@
-"""Reports: console summary, JSON (contract), JUnit, Markdown, HTML."""
+"""Reports: console summary, JSON (contract), JUnit, Markdown, HTML.
 
-from agentunit.reporting.console import print_summary
-from agentunit.reporting.html import write_html
-from agentunit.reporting.json_report import report_dict, write_json
-from agentunit.reporting.junit import write_junit
-from agentunit.reporting.markdown import write_markdown
+Writers are imported on first use, so a run that writes only JSON loads only that writer.
+"""
 
-__all__ = ["print_summary", "report_dict", "write_html", "write_json", "write_junit", "write_markdown"]
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_WRITERS = {
+    "print_summary": "console", "report_dict": "json_report", "write_json": "json_report",
+    "write_junit": "junit", "write_markdown": "markdown", "write_html": "html",
+}
+
+__all__ = sorted(_WRITERS)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _WRITERS:
+        raise AttributeError(f"module 'agentunit.reporting' has no attribute {name!r}")
+    return getattr(importlib.import_module(f"agentunit.reporting.{_WRITERS[name]}"), name)
