@@ -258,6 +258,9 @@ def summarize(store: Store, run_id: str, repeat: int = 1) -> dict[str, Any]:
         "errored": counts.get("errored", 0),
         "metrics": store.metric_counts(run_id),
     }
+    labels = store.label_counts(run_id)
+    if labels:
+        summary["labels"] = labels
     if repeat > 1:
         per_case = []
         for case_id, n, c in store.repeat_counts(run_id):

@@ -26,6 +26,7 @@ def create_metric(
     threshold: float | None = None,
     config: dict[str, Any] | None = None,
     weight: float = 1.0,
+    label: str | None = None,
 ) -> Any:
     """Build a metric instance from its name (any alias, ``not-`` prefix allowed) and its spec.
 
@@ -34,10 +35,10 @@ def create_metric(
     info, negate = lookup(name)
     cls = info.cls
     if isinstance(cls, type) and issubclass(cls, Metric):
-        return cls(value, threshold=threshold, config=config, weight=weight, negate=negate)
+        return cls(value, threshold=threshold, config=config, weight=weight, negate=negate, label=label)
     metric = cls()  # a user class following only the protocol
     for attr, val in (("value", value), ("threshold", threshold), ("config", dict(config or {})),
-                      ("weight", weight), ("negate", negate),
+                      ("weight", weight), ("negate", negate), ("label", label),
                       ("display_name", f"not-{info.name}" if negate else info.name)):
         try:
             setattr(metric, attr, val)
@@ -51,15 +52,26 @@ def metric_from_spec(spec: Any) -> Any:
     if isinstance(spec, str):
         return create_metric(spec)
     if isinstance(spec, dict):
-        name = spec.get("metric", spec.get("type"))
+        name, label = metric_name_and_label(spec)
         if not isinstance(name, str):
             raise ValueError(f"metric spec needs a 'metric' name: {spec!r}")
         value = spec.get("value", spec.get("expected_output", spec.get("expcted_output")))
+        children = spec.get("assert", spec.get("metrics"))
+        if children is not None:
+            value = [metric_from_spec(c) for c in children]
         return create_metric(name, value=value, threshold=spec.get("threshold"),
-                             config=spec.get("config"), weight=spec.get("weight", 1.0))
+                             config=spec.get("config"), weight=spec.get("weight", 1.0), label=label)
     if callable(getattr(spec, "evaluate", None)):
         return spec
     raise TypeError(f"cannot build a metric from {spec!r}")
+
+
+def metric_name_and_label(spec: dict[str, Any]) -> tuple[Any, Any]:
+    """``{metric: contains}`` → (contains, label); promptfoo's ``{type: contains, metric: Accuracy}``
+    → (contains, Accuracy): with ``type`` present, ``metric`` is the group label."""
+    if "type" in spec:
+        return spec["type"], spec.get("label", spec.get("metric"))
+    return spec.get("metric"), spec.get("label")
 
 
 def resolve_metrics(specs: Iterable[Any] | None = None) -> list[Any]:

@@ -35,6 +35,7 @@ class MetricResult:
         reason: one line a person can read.
         error: why the metric could not compute, if it could not.
         weight: weight in the case's weighted score (0 = informational).
+        label: the metric group this result is counted under (promptfoo's ``metric:`` name).
     """
 
     name: str
@@ -45,6 +46,7 @@ class MetricResult:
     reason: str | None = None
     error: str | None = None
     weight: float = 1.0
+    label: str | None = None
 
     @property
     def measured(self) -> bool:
@@ -97,6 +99,7 @@ class Metric:
         config: metric-specific options.
         weight: weight in the case score; 0 makes the metric informational.
         negate: invert the verdict (the ``not-`` prefix).
+        label: group name for per-group pass rates in the run summary.
     """
 
     name: ClassVar[str] = "metric"
@@ -110,8 +113,10 @@ class Metric:
         config: dict[str, Any] | None = None,
         weight: float = 1.0,
         negate: bool = False,
+        label: str | None = None,
     ):
         self.value = value
+        self.label = label
         info = type(self).info
         self.threshold = threshold if threshold is not None else (info.threshold if info else None)
         self.config = dict(config or {})
@@ -147,13 +152,13 @@ class Metric:
             passed = value <= threshold if lower else value >= threshold
         return MetricResult(
             name=self.display_name, value=value, detail=detail or {}, passed=passed,
-            threshold=threshold, reason=reason, weight=self.weight,
+            threshold=threshold, reason=reason, weight=self.weight, label=self.label,
         )
 
     def not_measured(self, reason: str) -> MetricResult:
         """Inputs were absent: no value, no verdict, a reason."""
         return MetricResult(name=self.display_name, value=None, reason=f"not measured: {reason}",
-                            threshold=self.threshold, weight=self.weight)
+                            threshold=self.threshold, weight=self.weight, label=self.label)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(value={self.value!r}, threshold={self.threshold!r})"
@@ -172,13 +177,15 @@ def score(metric: Any, case: DatasetCase, trace: TraceLog, outcome: Outcome) -> 
             if missing:
                 return MetricResult(name=name, value=None, reason=f"not measured: no {missing}",
                                     threshold=getattr(metric, "threshold", None),
-                                    weight=getattr(metric, "weight", 1.0))
+                                    weight=getattr(metric, "weight", 1.0), label=getattr(metric, "label", None))
         result = metric.evaluate(case, trace, outcome)
         if not isinstance(result, MetricResult):
             raise TypeError(f"evaluate() returned {type(result).__name__}, expected MetricResult")
     except Exception as exc:  # a metric failure is recorded on the case; the run goes on
         return MetricResult(name=name, value=None, error=f"{type(exc).__name__}: {exc}",
-                            weight=getattr(metric, "weight", 1.0))
+                            weight=getattr(metric, "weight", 1.0), label=getattr(metric, "label", None))
+    if result.label is None:
+        result.label = getattr(metric, "label", None)
     if result.value is not None and isinstance(result.value, float) and math.isnan(result.value):
         result.value, result.error = None, "metric produced NaN"
         result.passed = None

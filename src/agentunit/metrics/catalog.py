@@ -1,3 +1,17 @@
 """Imports every built-in metric family so that each registers itself once."""
 
-from agentunit.metrics import agentic, numeric, performance, reference, text  # noqa: F401
+from agentunit.metrics import (  # noqa: F401
+    agentic,
+    groups,
+    html_checks,
+    json_checks,
+    numeric,
+    overlap,
+    performance,
+    reference,
+    script,
+    sql_checks,
+    text,
+    tool_calls,
+    xml_checks,
+)

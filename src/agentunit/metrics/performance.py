@@ -1,7 +1,8 @@
-"""Performance metrics read from the outcome and the trace: latency, cost, token usage."""
+"""Performance metrics read from the outcome and the trace: latency, cost, token usage, perplexity."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from agentunit.metrics.base import Metric, MetricResult
@@ -72,3 +73,33 @@ def _number(value: Any) -> float | None:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
     return float(value)
+
+
+def _perplexity(outcome: Any) -> float:
+    logprobs = outcome.logprobs
+    return math.exp(-sum(logprobs) / len(logprobs))
+
+
+@register("perplexity", family="performance", needs=("output", "logprobs"), direction="lower", kind="raw",
+          example="{metric: perplexity, threshold: 20}")
+class Perplexity(Metric):
+    """Perplexity of the output from the target's token logprobs: exp(−mean logprob) (raw, lower is
+    better; passes when ≤ ``threshold`` if one is set). Not measured when the target returns no
+    logprobs (for the openai target, set ``logprobs: true``)."""
+
+    def evaluate(self, case, trace, outcome) -> MetricResult:
+        ppl = _perplexity(outcome)
+        return self.result(ppl, reason=f"perplexity {ppl:.3f} over {len(outcome.logprobs)} tokens",
+                           detail={"tokens": len(outcome.logprobs), "source": "target logprobs"})
+
+
+@register("perplexity-score", family="performance", needs=("output", "logprobs"),
+          example="{metric: perplexity-score, threshold: 0.2}")
+class PerplexityScore(Metric):
+    """1 / (1 + perplexity) from the target's token logprobs (0..1, higher is better). Not measured
+    when the target returns no logprobs."""
+
+    def evaluate(self, case, trace, outcome) -> MetricResult:
+        ppl = _perplexity(outcome)
+        return self.result(1.0 / (1.0 + ppl), reason=f"1/(1+{ppl:.3f})",
+                           detail={"perplexity": ppl, "tokens": len(outcome.logprobs), "source": "target logprobs"})

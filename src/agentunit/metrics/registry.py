@@ -154,6 +154,9 @@ def suggest(name: str, n: int = 3) -> list[str]:
     negated = norm.startswith(NOT_PREFIX)
     base = norm[len(NOT_PREFIX):] if negated else norm
     matches = difflib.get_close_matches(base, list(_BY_NAME), n=n, cutoff=0.6)
+    if matches:  # keep only the near-best: "contians" → contains, not also icontains and contains-xml
+        best = difflib.SequenceMatcher(None, base, matches[0]).ratio()
+        matches = [m for m in matches if difflib.SequenceMatcher(None, base, m).ratio() >= best - 0.03]
     return [NOT_PREFIX + m if negated else m for m in matches]
 
 

@@ -1,6 +1,7 @@
-"""Deterministic text-matching metrics: equals, contains, starts-with, regex.
+"""Deterministic text-matching metrics: equality, substrings, prefixes, regexes, word counts, edit distance.
 
-Semantics follow promptfoo's assertion types of the same names (case-sensitive, no trimming).
+Semantics follow promptfoo's assertion types of the same names (case-sensitive unless the name
+starts with ``i``; no trimming).
 """
 
 from __future__ import annotations
@@ -10,12 +11,10 @@ import re
 from typing import Any, ClassVar
 
 from agentunit.errors import MetricConfigError
+from agentunit.metrics._values import as_list, as_range, describe_range, in_range
+from agentunit.metrics._values import as_text as _as_text
 from agentunit.metrics.base import Metric, MetricResult
 from agentunit.metrics.registry import register
-
-
-def _as_text(value: Any) -> str:
-    return value if isinstance(value, str) else json.dumps(value) if isinstance(value, (dict, list)) else str(value)
 
 
 def _preview(text: str, limit: int = 60) -> str:
@@ -60,6 +59,110 @@ class Contains(Metric):
         found = needle in outcome.output
         return self.result(float(found), passed=found,
                            reason=f"{_preview(needle)} {'found' if found else 'not found'} in output")
+
+
+@register("icontains", family="text", value="required", kind="binary",
+          example="{metric: icontains, value: paris}")
+class IContains(Metric):
+    """Pass when the expected value occurs in the output, ignoring case (Unicode case-folding)."""
+
+    def evaluate(self, case, trace, outcome) -> MetricResult:
+        needle = _as_text(self.expected(case))
+        found = needle.casefold() in outcome.output.casefold()
+        return self.result(float(found), passed=found,
+                           reason=f"{_preview(needle)} {'found' if found else 'not found'} (ignoring case)")
+
+
+class _ListContains(Metric):
+    """Shared algorithm of the -any/-all substring metrics."""
+
+    require_all: ClassVar[bool] = False
+    ignore_case: ClassVar[bool] = False
+
+    def setup(self) -> None:
+        self._needles = as_list(self.value, f"{self.name} value") if self.value is not None else None
+
+    def evaluate(self, case, trace, outcome) -> MetricResult:
+        needles = self._needles if self._needles is not None else as_list(case.expected_output, "expected_output")
+        haystack = outcome.output.casefold() if self.ignore_case else outcome.output
+        found = [n for n in needles if (n.casefold() if self.ignore_case else n) in haystack]
+        missing = [n for n in needles if n not in found]
+        ok = not missing if self.require_all else bool(found)
+        if self.require_all:
+            reason = "all found" if ok else f"missing {', '.join(map(_preview, missing))}"
+        else:
+            reason = f"found {_preview(found[0])}" if ok else f"none of {len(needles)} found"
+        return self.result(float(ok), passed=ok, reason=reason, detail={"found": found, "missing": missing})
+
+
+@register("contains-any", family="text", value="required", kind="binary",
+          example='{metric: contains-any, value: [Paris, "the capital"]}')
+class ContainsAny(_ListContains):
+    """Pass when at least one of the values occurs in the output (case-sensitive).
+
+    The value is a list, or a string split CSV-style: ``a, "b, c"`` is two items; malformed quoting
+    is a suite error.
+    """
+
+
+@register("contains-all", family="text", value="required", kind="binary",
+          example="{metric: contains-all, value: [Paris, France]}")
+class ContainsAll(_ListContains):
+    """Pass when every value occurs in the output (case-sensitive); the detail lists what is missing."""
+
+    require_all = True
+
+
+@register("icontains-any", family="text", value="required", kind="binary",
+          example="{metric: icontains-any, value: \"paris, lyon\"}")
+class IContainsAny(_ListContains):
+    """Pass when at least one of the values occurs in the output, ignoring case."""
+
+    ignore_case = True
+
+
+@register("icontains-all", family="text", value="required", kind="binary",
+          example="{metric: icontains-all, value: [paris, france]}")
+class IContainsAll(_ListContains):
+    """Pass when every value occurs in the output, ignoring case."""
+
+    require_all = True
+    ignore_case = True
+
+
+@register("word-count", family="text", value="required", kind="binary",
+          example="{metric: word-count, value: {min: 10, max: 50}}")
+class WordCount(Metric):
+    """Pass when the number of words is the value, or within ``{min, max}`` (inclusive).
+
+    Words are the runs of non-whitespace characters (``str.split()``), as promptfoo counts them.
+    """
+
+    def setup(self) -> None:
+        self._bounds = as_range(self.value, "word-count value") if self.value is not None else None
+
+    def evaluate(self, case, trace, outcome) -> MetricResult:
+        bounds = self._bounds or as_range(case.expected_output, "word-count expected_output")
+        words = len(outcome.output.split())
+        ok = in_range(words, bounds)
+        return self.result(float(ok), passed=ok, detail={"words": words},
+                           reason=f"{words} words (expected {describe_range(bounds)})")
+
+
+@register("levenshtein", family="text", value="required", threshold=5, direction="lower", kind="raw",
+          example="{metric: levenshtein, value: \"hello world\", threshold: 3}")
+class Levenshtein(Metric):
+    """Levenshtein edit distance between the output and the value; passes when ≤ threshold (default 5).
+
+    Insertions, deletions and substitutions of single characters each cost 1 (RapidFuzz).
+    """
+
+    def evaluate(self, case, trace, outcome) -> MetricResult:
+        from rapidfuzz.distance import Levenshtein as _lev
+
+        expected = _as_text(self.expected(case))
+        distance = float(_lev.distance(outcome.output, expected))
+        return self.result(distance, reason=f"edit distance {distance:g} (max {self.threshold:g})")
 
 
 @register("starts-with", family="text", value="required", kind="binary",

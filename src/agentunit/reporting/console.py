@@ -20,6 +20,12 @@ def metric_rows(metric_counts: dict[str, dict[str, int]]) -> list[dict[str, Any]
     return rows
 
 
+def summary_rows(summary: dict[str, Any]) -> list[dict[str, Any]]:
+    """Rows per metric, then per metric group label (shown in brackets)."""
+    labels = [{**r, "metric": f"[{r['metric']}]"} for r in metric_rows(summary.get("labels", {}))]
+    return metric_rows(summary["metrics"]) + labels
+
+
 class _Style:
     def __init__(self, enabled: bool):
         self.enabled = enabled
@@ -34,7 +40,7 @@ def print_summary(result: Any, db_path: str | None = None, out: TextIO | None = 
     s = result.summary
     write = out.write
     write("\n")
-    rows = metric_rows(s["metrics"])
+    rows = summary_rows(s)
     if rows:
         width = max(len(r["metric"]) for r in rows)
         write(f"{'metric'.ljust(width)}  pass rate  passed  failed  not measured  errors  info\n")

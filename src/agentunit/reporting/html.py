@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from agentunit.reporting.console import metric_rows
+from agentunit.reporting.console import summary_rows
 
 _CSP = "default-src 'none'; style-src 'unsafe-inline'"  # no script can run, even if escaping failed
 _CSS = """
@@ -49,7 +49,7 @@ def write_html(result: Any, path: str | Path) -> None:
                   f"{s['failed']} failed, {s['errored']} errored.</p>")
         out.write("<table><tr><th>metric</th><th>pass rate</th><th>passed</th><th>failed</th>"
                   "<th>not measured</th><th>errors</th></tr>")
-        for r in metric_rows(s["metrics"]):
+        for r in summary_rows(s):
             out.write(f"<tr><td>{_e(r['metric'])}</td><td>{r['rate']}</td><td>{r['passed']}</td>"
                       f"<td>{r['failed']}</td><td>{r['not_measured']}</td><td>{r['error']}</td></tr>")
         out.write("</table><table><tr><th>case</th><th>status</th><th>prompt</th><th>output</th>"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from agentunit.reporting.console import metric_rows
+from agentunit.reporting.console import summary_rows
 
 MAX_LISTED = 200
 
@@ -28,7 +28,7 @@ def write_markdown(result: Any, path: str | Path) -> None:
                   f"pass^k {r['pass_hat_k']:.3f}.", ""]
     lines += ["| metric | pass rate | passed | failed | not measured | errors | info |",
               "|---|---|---|---|---|---|---|"]
-    for row in metric_rows(s["metrics"]):
+    for row in summary_rows(s):
         lines.append(f"| {_cell(row['metric'])} | {row['rate']} | {row['passed']} | {row['failed']} | "
                      f"{row['not_measured']} | {row['error']} | {row['info']} |")
     lines += ["", "## Failing and errored cases", ""]

@@ -30,7 +30,7 @@ CREATE TABLE IF NOT EXISTS case_results (
 CREATE TABLE IF NOT EXISTS metric_results (
     run_id TEXT NOT NULL, case_id TEXT NOT NULL, repeat INTEGER NOT NULL, position INTEGER NOT NULL,
     metric TEXT NOT NULL, status TEXT NOT NULL, value REAL, passed INTEGER, threshold REAL, weight REAL,
-    reason TEXT, detail TEXT, error TEXT,
+    reason TEXT, detail TEXT, error TEXT, label TEXT,
     PRIMARY KEY (run_id, case_id, repeat, position)
 );
 CREATE TABLE IF NOT EXISTS cache (
@@ -111,7 +111,7 @@ class Store:
             self._metrics.append((
                 run_id, case_id, repeat, position, m.name, m.status, m.value,
                 None if m.passed is None else int(m.passed), m.threshold, m.weight, m.reason,
-                json.dumps(m.detail, default=str) if m.detail else None, m.error))
+                json.dumps(m.detail, default=str) if m.detail else None, m.error, m.label))
         if len(self._cases) >= self.batch_size or time.monotonic() - self._last_flush >= self.flush_interval:
             self.flush()
 
@@ -126,7 +126,7 @@ class Store:
             if self._cases:
                 conn.executemany("INSERT OR REPLACE INTO case_results VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                                  self._cases)
-                conn.executemany("INSERT OR REPLACE INTO metric_results VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                conn.executemany("INSERT OR REPLACE INTO metric_results VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                                  self._metrics)
             if self._cache:
                 now = time.time()
@@ -165,6 +165,15 @@ class Store:
         out: dict[str, dict[str, int]] = {}
         for metric, status, count in cur:
             out.setdefault(metric, {})[status] = count
+        return out
+
+    def label_counts(self, run_id: str) -> dict[str, dict[str, int]]:
+        """Per metric group label (promptfoo's ``metric:`` name): counts of results by status."""
+        cur = self.conn.execute("SELECT label, status, COUNT(*) FROM metric_results WHERE run_id = ?"
+                                " AND label IS NOT NULL GROUP BY label, status ORDER BY label", (run_id,))
+        out: dict[str, dict[str, int]] = {}
+        for label, status, count in cur:
+            out.setdefault(label, {})[status] = count
         return out
 
     def repeat_counts(self, run_id: str) -> list[tuple[str, int, int]]:

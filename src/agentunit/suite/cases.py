@@ -9,7 +9,7 @@ from typing import Any
 from agentunit.core.templating import TemplateError, render
 from agentunit.datasets.base import DatasetCase
 from agentunit.errors import MetricConfigError
-from agentunit.metrics import create_metric
+from agentunit.metrics import create_metric, metric_name_and_label
 from agentunit.metrics.registry import UnknownMetricError, lookup, normalize
 from agentunit.suite.problems import Problems
 
@@ -19,7 +19,7 @@ CASE_KEYS = frozenset({
     "metadata", "threshold", "description",
 })
 METRIC_KEYS = frozenset({"metric", "type", "value", "expected_output", "expcted_output", "threshold",
-                         "weight", "config", "label"})
+                         "weight", "config", "label", "assert", "metrics"})
 MISSPELLED_EXPECTED = "expcted_output"
 _METRIC_CACHE: dict[tuple[Any, ...], Any] = {}
 _METRIC_CACHE_LIMIT = 4096
@@ -40,11 +40,12 @@ class Where:
 def parse_metric_entry(entry: Any, where: Where, keys: tuple[Any, ...], problems: Problems) -> Any | None:
     """Build one metric from ``name`` or ``{metric, value|expected_output, threshold, weight, config}``."""
     path = where.at(*keys)
+    label = None
     if isinstance(entry, str):
         name, spec = entry, {}
     elif isinstance(entry, dict):
         spec = entry
-        name = spec.get("metric", spec.get("type"))
+        name, label = metric_name_and_label(spec)
         problems.unknown_keys(spec, METRIC_KEYS, path, "metric", file=where.file, line=where.line)
         if not isinstance(name, str):
             problems.error("metric entry needs a 'metric' name", path, file=where.file, line=where.line,
@@ -57,7 +58,7 @@ def parse_metric_entry(entry: Any, where: Where, keys: tuple[Any, ...], problems
         problems.error(f"a metric must be a name or an object, got {type(entry).__name__}", path,
                        file=where.file, line=where.line)
         return None
-    name_path = (*path, "metric") if isinstance(entry, dict) else path
+    name_path = (*path, "type" if "type" in spec else "metric") if isinstance(entry, dict) else path
     try:
         info, _ = lookup(name)
     except UnknownMetricError as exc:
@@ -68,6 +69,14 @@ def parse_metric_entry(entry: Any, where: Where, keys: tuple[Any, ...], problems
     value = spec.get("value", spec.get("expected_output", spec.get(MISSPELLED_EXPECTED)))
     threshold, weight, config = spec.get("threshold"), spec.get("weight", 1.0), spec.get("config")
     ok = True
+    child_key = "assert" if "assert" in spec else "metrics" if "metrics" in spec else None
+    if child_key is not None and info.name != "assert-set":
+        problems.error(f"only assert-set takes `{child_key}:`", (*path, child_key), file=where.file,
+                       line=where.line)
+        ok = False
+    if label is not None and not isinstance(label, str):
+        problems.error("label must be a string", (*path, "label"), file=where.file, line=where.line)
+        ok = False
     if threshold is not None and (isinstance(threshold, bool) or not isinstance(threshold, (int, float))):
         problems.error(f"threshold must be a number, got {threshold!r}", (*path, "threshold"),
                        file=where.file, line=where.line)
@@ -86,8 +95,10 @@ def parse_metric_entry(entry: Any, where: Where, keys: tuple[Any, ...], problems
         ok = False
     if not ok:
         return None
+    if info.name == "assert-set":
+        return _assert_set(spec, child_key, name, threshold, weight, config, label, where, keys, problems)
     try:
-        return _cached_metric(name, value, threshold, weight, config)
+        return _cached_metric(name, value, threshold, weight, config, label)
     except MetricConfigError as exc:
         problems.error(str(exc), (*path, "value"), file=where.file, line=where.line)
     except (TypeError, ValueError) as exc:
@@ -95,13 +106,25 @@ def parse_metric_entry(entry: Any, where: Where, keys: tuple[Any, ...], problems
     return None
 
 
-def _cached_metric(name: str, value: Any, threshold: Any, weight: Any, config: Any) -> Any:
-    key = (normalize(name), _freeze(value), threshold, weight, _freeze(config))
+def _assert_set(spec: dict[str, Any], child_key: str | None, name: str, threshold: Any, weight: Any,
+                config: Any, label: Any, where: Where, keys: tuple[Any, ...], problems: Problems) -> Any | None:
+    """An assert-set's children are metric entries themselves, parsed (and located) like any other."""
+    key = child_key or "value"
+    children = parse_metric_list(spec.get(key), where, (*keys, key), problems)
+    if not children:
+        problems.error("assert-set needs metrics under `assert:`", where.at(*keys), file=where.file,
+                       line=where.line)
+        return None
+    return create_metric(name, value=children, threshold=threshold, config=config, weight=weight, label=label)
+
+
+def _cached_metric(name: str, value: Any, threshold: Any, weight: Any, config: Any, label: Any) -> Any:
+    key = (normalize(name), _freeze(value), threshold, weight, _freeze(config), label)
     metric = _METRIC_CACHE.get(key)
     if metric is None:
         if len(_METRIC_CACHE) >= _METRIC_CACHE_LIMIT:
             _METRIC_CACHE.clear()
-        metric = create_metric(name, value=value, threshold=threshold, config=config, weight=weight)
+        metric = create_metric(name, value=value, threshold=threshold, config=config, weight=weight, label=label)
         _METRIC_CACHE[key] = metric
     return metric
 

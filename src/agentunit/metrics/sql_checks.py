@@ -1,0 +1,171 @@
+"""SQL metrics: is-sql and contains-sql, parsed with sqlglot (dialects, table and column allow-lists)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from agentunit.errors import MetricConfigError
+from agentunit.metrics._values import as_list
+from agentunit.metrics.base import Metric, MetricResult
+from agentunit.metrics.registry import register
+
+_DIALECT_ALIASES = {"postgresql": "postgres", "transactsql": "tsql", "sqlserver": "tsql", "mssql": "tsql",
+                    "mariadb": "mysql", "db2": "postgres", "hive": "hive", "redshift": "redshift"}
+_FENCE = re.compile(r"```(?:sql)?[ \t]*\n(.*?)```", re.DOTALL | re.IGNORECASE)
+# Inline statements must start with an upper-case keyword: "just select words" in prose is not SQL.
+_STATEMENT = re.compile(r"\b(?:SELECT|WITH|INSERT|UPDATE|DELETE|CREATE|DROP|ALTER|MERGE)\b[^;]*?(?:;|\n\s*\n|$)",
+                        re.DOTALL)
+_OPTION_KEYS = {"databaseType", "dialect", "allowedTables", "allowedColumns", "allowed_tables", "allowed_columns"}
+
+
+@dataclass(frozen=True)
+class _Allowed:
+    operation: str | None  # select/insert/update/delete/… or None for any
+    qualifier: str | None  # table (for columns) or database (for tables)
+    name: str
+
+
+def _allow_list(value: Any, what: str) -> list[_Allowed] | None:
+    """Plain ``users`` / ``db.users`` names, or promptfoo's ``select::null::users`` authority entries."""
+    if value is None:
+        return None
+    allowed = []
+    for entry in as_list(value, what):
+        entry = entry.strip()
+        operation = qualifier = None
+        if "::" in entry:
+            parts = entry.split("::")
+            if len(parts) != 3:
+                raise MetricConfigError(f"{what} entry {entry!r}: use NAME, QUALIFIER.NAME or OP::QUALIFIER::NAME")
+            operation = parts[0].lower() or None
+            qualifier = None if parts[1].lower() in ("", "null") else parts[1].lower()
+            name = parts[2]
+        elif "." in entry:
+            qualifier, name = entry.rsplit(".", 1)
+            qualifier = qualifier.lower()
+        else:
+            name = entry
+        allowed.append(_Allowed(operation, qualifier, name.lower()))
+    return allowed
+
+
+def _permitted(allowed: list[_Allowed], operation: str, qualifier: str | None, name: str) -> bool:
+    return any(a.name in (name, "*") and (a.operation in (None, operation))
+               and (a.qualifier is None or a.qualifier == qualifier) for a in allowed)
+
+
+class _SqlMetric(Metric):
+    def setup(self) -> None:
+        options = dict(self.config)
+        if isinstance(self.value, dict):
+            options.update(self.value)
+        elif self.value is not None:
+            raise MetricConfigError(f"{self.name} value must be an object like {{databaseType: MySQL}}")
+        unknown = set(options) - _OPTION_KEYS
+        if unknown:
+            raise MetricConfigError(f"unknown {self.name} option(s) {sorted(unknown)}; use {sorted(_OPTION_KEYS)}")
+        self._dialect = _dialect(options.get("dialect", options.get("databaseType")))
+        self._tables = _allow_list(options.get("allowedTables", options.get("allowed_tables")), "allowedTables")
+        self._columns = _allow_list(options.get("allowedColumns", options.get("allowed_columns")), "allowedColumns")
+
+    def check_sql(self, sql: str) -> tuple[bool, str, dict[str, Any]]:
+        """Parse ``sql``; returns (ok, reason, detail) after the statement-type and allow-list checks."""
+        import sqlglot
+        from sqlglot import exp
+        from sqlglot.errors import ParseError, TokenError
+
+        if not sql.strip():
+            return False, "empty SQL", {}
+        try:
+            statements = [s for s in sqlglot.parse(sql, read=self._dialect) if s is not None]
+        except (ParseError, TokenError) as exc:
+            return False, f"not valid {self._dialect or 'SQL'}: {str(exc).splitlines()[0][:200]}", {}
+        if not statements:
+            return False, "no SQL statement", {}
+        kinds = tuple(getattr(exp, n) for n in ("Query", "DML", "DDL", "Alter", "Merge", "Show", "Describe", "Use",
+                                                  "Transaction", "Commit", "Rollback") if hasattr(exp, n))
+        for statement in statements:
+            if not isinstance(statement, kinds):
+                return False, f"{statement.sql()[:60]!r} is not a SQL statement", {}
+        detail: dict[str, Any] = {"statements": [type(s).__name__.lower() for s in statements]}
+        violations = []
+        for statement in statements:
+            violations += self._violations(statement, exp)
+        if violations:
+            detail["violations"] = violations
+            return False, "not allowed: " + "; ".join(violations), detail
+        return True, f"valid {self._dialect or 'SQL'} ({', '.join(detail['statements'])})", detail
+
+    def _violations(self, statement: Any, exp: Any) -> list[str]:
+        operation = type(statement).__name__.lower()
+        if operation in ("union", "intersect", "except", "subquery"):
+            operation = "select"
+        ctes = {cte.alias_or_name.lower() for cte in statement.find_all(exp.CTE)}
+        out = []
+        if self._tables is not None:
+            for table in statement.find_all(exp.Table):
+                name, db = table.name.lower(), (table.db or "").lower() or None
+                if name and name not in ctes and not _permitted(self._tables, operation, db, name):
+                    out.append(f"table {table.sql()} ({operation})")
+        if self._columns is not None:
+            aliases = {a.alias.lower() for a in statement.find_all(exp.Alias)}
+            for column in statement.find_all(exp.Column):
+                name = column.name.lower()
+                if not name or name == "*" or name in aliases:
+                    continue
+                if not _permitted(self._columns, operation, (column.table or "").lower() or None, name):
+                    out.append(f"column {column.sql()} ({operation})")
+        return sorted(set(out))
+
+
+def _dialect(name: Any) -> str | None:
+    if name in (None, ""):
+        return None
+    from sqlglot.dialects.dialect import Dialect
+
+    key = str(name).lower().replace(" ", "").replace("-", "")
+    key = _DIALECT_ALIASES.get(key, key)
+    try:
+        Dialect.get_or_raise(key)
+    except ValueError as exc:
+        raise MetricConfigError(f"unknown SQL dialect {name!r}: {exc}") from None
+    return key
+
+
+@register("is-sql", family="format", value="optional", kind="binary",
+          example="{metric: is-sql, value: {databaseType: PostgreSQL, allowedTables: [users, orders]}}")
+class IsSql(_SqlMetric):
+    """Pass when the whole output parses as SQL statements (sqlglot; ``databaseType``/``dialect``
+    picks the dialect) and every table/column is in ``allowedTables``/``allowedColumns`` when given.
+
+    Allow-list entries are ``name``, ``qualifier.name`` or promptfoo's ``op::qualifier::name``
+    (``select::null::users``). CTE names and select-list aliases are not counted as tables/columns.
+    A bare phrase that a lenient parser would read as an expression (``hello world``) is not a statement.
+    """
+
+    def evaluate(self, case, trace, outcome) -> MetricResult:
+        ok, reason, detail = self.check_sql(outcome.output)
+        return self.result(float(ok), passed=ok, reason=reason, detail=detail)
+
+
+@register("contains-sql", family="format", value="optional", kind="binary",
+          example="{metric: contains-sql, value: {allowedTables: [orders]}}")
+class ContainsSql(_SqlMetric):
+    """Pass when the output contains SQL that passes is-sql: a fenced ```sql block, the whole output,
+    or an inline statement starting at an upper-case SELECT/WITH/INSERT/UPDATE/DELETE/CREATE/DROP/
+    ALTER/MERGE and ending at ``;``, a blank line or the end — the first candidate that passes wins."""
+
+    def evaluate(self, case, trace, outcome) -> MetricResult:
+        text = outcome.output
+        candidates = [m.group(1) for m in _FENCE.finditer(text)] + [text]
+        candidates += [m.group(0) for m in _STATEMENT.finditer(text)][:100]
+        reason = "no SQL found"
+        for candidate in candidates:
+            ok, reason_, detail = self.check_sql(candidate)
+            if ok:
+                return self.result(1.0, passed=True, reason=f"contains {reason_}", detail=detail)
+            if "not allowed" in reason_:
+                reason = reason_
+        return self.result(0.0, passed=False, reason=reason)
