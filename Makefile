@@ -29,6 +29,7 @@ bench: setup
 	$(PY) bench/engine_throughput.py 1000
 	$(PY) bench/engine_throughput.py 100000 --jsonl
 	$(PY) bench/http_concurrency.py 2000 64 0.1
+	$(PY) bench/deterministic_catalog.py 10000
 
 clean:
 	rm -rf $(VENV) .agentunit reports .pytest_cache .ruff_cache

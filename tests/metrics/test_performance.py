@@ -23,3 +23,17 @@ def test_token_usage_from_openai_and_anthropic_shapes():
     assert check("x", {"metric": "token_usage", "threshold": 5}, usage={"total_tokens": 9}).passed is False
     assert check("x", "token_usage", usage={"model": "m"}).status == "not_measured"
     assert check("x", "token_usage").status == "not_measured"
+
+
+def test_perplexity_from_logprobs():
+    import math
+
+    logprobs = [-0.1, -2.0, -0.5]
+    ppl = math.exp(-sum(logprobs) / 3)
+    result = check("abc", "perplexity", logprobs=logprobs)
+    assert result.value == ppl and result.passed is None and result.detail["tokens"] == 3
+    assert check("abc", {"metric": "perplexity", "threshold": 2}, logprobs=logprobs).passed is False
+    assert check("abc", "perplexity-score", logprobs=logprobs).value == 1 / (1 + ppl)
+    assert check("abc", {"metric": "perplexity-score", "threshold": 0.25}, logprobs=logprobs).passed is True
+    missing = check("abc", "perplexity")
+    assert missing.status == "not_measured" and "logprobs" in missing.reason

@@ -1,3 +1,5 @@
+import re
+
 import pytest
 
 from agentunit import check
@@ -54,3 +56,48 @@ def test_huge_output_is_handled():
     big = "lorem ipsum " * 500_000 + "needle"
     assert check(big, {"metric": "contains", "value": "needle"}).passed is True
     assert check(big, {"metric": "regex", "value": "needle$"}).passed is True
+
+
+@pytest.mark.parametrize(("output", "spec", "passed"), [
+    ("The Eiffel Tower", {"metric": "icontains", "value": "eiffel"}, True),
+    ("ISTANBUL", {"metric": "icontains", "value": "istanbul"}, True),
+    ("Straße", {"metric": "icontains", "value": "STRASSE"}, True),          # Unicode case folding
+    ("cats and dogs", {"metric": "contains-any", "value": ["birds", "dogs"]}, True),
+    ("cats and dogs", {"metric": "contains-any", "value": "birds, fish"}, False),
+    ("a, b", {"metric": "contains-any", "value": '"a, b", z'}, True),       # quoted comma kept
+    ("cats and dogs", {"metric": "contains-all", "value": "cats, dogs"}, True),
+    ("cats and dogs", {"metric": "contains-all", "value": ["cats", "birds"]}, False),
+    ("Cats And Dogs", {"metric": "icontains-any", "value": "birds, DOGS"}, True),
+    ("Cats And Dogs", {"metric": "icontains-all", "value": ["cats", "DOGS"]}, True),
+    ("Cats And Dogs", {"metric": "icontains-all", "value": ["cats", "birds"]}, False),
+    ("one two  three\nfour", {"metric": "word-count", "value": 4}, True),
+    ("one two three", {"metric": "word-count", "value": {"min": 4}}, False),
+    ("one two three", {"metric": "word-count", "value": {"max": 3}}, True),
+    ("", {"metric": "word-count", "value": 0}, True),
+    ("hello world", {"metric": "levenshtein", "value": "hello world"}, True),
+    ("hello wrld!!", {"metric": "levenshtein", "value": "hello world", "threshold": 2}, False),
+    ("kitten", {"metric": "levenshtein", "value": "sitting", "threshold": 3}, True),
+])
+def test_more_text_metrics(output, spec, passed):
+    assert check(output, spec).passed is passed
+
+
+def test_list_metric_details_and_negation():
+    result = check("cats and dogs", {"metric": "contains-all", "value": ["cats", "birds", "fish"]})
+    assert result.detail["missing"] == ["birds", "fish"] and "missing 'birds', 'fish'" in result.reason
+    assert check("cats", {"metric": "not-contains-any", "value": "dogs, birds"}).passed is True
+    assert check("cats", {"metric": "not-icontains-all", "value": "CATS"}).passed is False
+    assert check("kitten", {"metric": "levenshtein", "value": "sitting"}).value == 3.0
+    assert check("a b c d e f", {"metric": "not-word-count", "value": {"max": 3}}).passed is True
+
+
+@pytest.mark.parametrize(("spec", "message"), [
+    ({"metric": "contains-any", "value": 'a, "b'}, "not a valid comma-separated list"),
+    ({"metric": "contains-all", "value": []}, "at least one item"),
+    ({"metric": "word-count", "value": "many"}, "must be a number or {min, max}"),
+    ({"metric": "word-count", "value": {"min": 5, "max": 2}}, "greater than max"),
+    ({"metric": "word-count", "value": {"least": 1}}, "must be a number or {min, max}"),
+])
+def test_bad_list_and_range_values(spec, message):
+    with pytest.raises(MetricConfigError, match=re.escape(message)):
+        check("x", spec)

@@ -11,6 +11,8 @@ from typing import Any
 from agentunit.errors import MetricConfigError
 
 MAX_JSON_SCAN_STARTS = 20_000  # bounds the work on pathological outputs such as "[[[[…"
+JSON_WINDOW = 65_536
+MAX_FULL_RETRIES = 20
 
 
 def as_text(value: Any) -> str:
@@ -85,28 +87,40 @@ _STRUCTURE = re.compile(r'[\[\]{}"\\]')
 def iter_json_values(text: str) -> Iterator[Any]:
     """Yield every JSON object or array embedded in text, in order, without overlaps.
 
-    Algorithm: at each ``{`` or ``[`` (outside an already decoded value) try ``raw_decode``; a
-    success yields the value and skips past it. Fenced blocks (```json …```) are found the same way.
-    At most ``MAX_JSON_SCAN_STARTS`` start positions are tried, and a run of openers too deep for
-    the parser is skipped as a whole, so hostile output (``[[[[…``) stays linear.
+    Algorithm: at each ``{`` or ``[`` (outside an already decoded value) try to decode a value; a
+    success yields it and skips past it. Fenced blocks (```json …```) are found the same way. Work
+    stays near-linear on hostile output: at most ``MAX_JSON_SCAN_STARTS`` starts are tried, each
+    first within a 64 KB window (a failed decode costs the window, not the whole text — json's error
+    object counts lines up to the failure), values larger than the window are retried on the full
+    rest at most ``MAX_FULL_RETRIES`` times, and a run of openers too deep for the parser
+    (``[[[[…``) is skipped as a whole.
     """
     decoder = json.JSONDecoder()
     position = 0
+    full_retries = MAX_FULL_RETRIES
     for _ in range(MAX_JSON_SCAN_STARTS):
         match = _JSON_START.search(text, position)
         if match is None:
             return
         start = match.start()
+        window = text[start:start + JSON_WINDOW]
         try:
-            value, end = decoder.raw_decode(text, start)
+            value, end = decoder.raw_decode(window)
         except RecursionError:
             position = _end_of_nesting(text, start)
             continue
         except ValueError:
-            position = start + 1
-            continue
+            if len(window) < JSON_WINDOW or full_retries <= 0:
+                position = start + 1
+                continue
+            full_retries -= 1
+            try:
+                value, end = decoder.raw_decode(text[start:])
+            except (ValueError, RecursionError):
+                position = start + 1
+                continue
         yield value
-        position = end
+        position = start + end
 
 
 def _end_of_nesting(text: str, start: int) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -17,7 +18,14 @@ _FENCE = re.compile(r"```(?:sql)?[ \t]*\n(.*?)```", re.DOTALL | re.IGNORECASE)
 # Inline statements must start with an upper-case keyword: "just select words" in prose is not SQL.
 _STATEMENT = re.compile(r"\b(?:SELECT|WITH|INSERT|UPDATE|DELETE|CREATE|DROP|ALTER|MERGE)\b[^;]*?(?:;|\n\s*\n|$)",
                         re.DOTALL)
-_OPTION_KEYS = {"databaseType", "dialect", "allowedTables", "allowedColumns", "allowed_tables", "allowed_columns"}
+_OPTION_KEYS = {"databaseType", "dialect", "allowedTables", "allowedColumns", "allowed_tables", "allowed_columns",
+                "max_chars"}
+_LEADING_COMMENTS = re.compile(r"\A(?:\s+|--[^\n]*(?:\n|\Z)|/\*.*?\*/)*", re.DOTALL)
+_STATEMENT_START = re.compile(r"(?:SELECT|WITH|INSERT|UPDATE|DELETE|CREATE|DROP|ALTER|MERGE|REPLACE|UPSERT|SHOW|"
+                              r"DESCRIBE|DESC|EXPLAIN|USE|SET|BEGIN|COMMIT|ROLLBACK|TRUNCATE|GRANT|REVOKE|VALUES|"
+                              r"PRAGMA|CALL|EXEC|EXECUTE|COPY|\()\b|\(", re.IGNORECASE)
+DEFAULT_MAX_CHARS = 100_000
+MAX_INLINE_STATEMENTS = 100
 
 
 @dataclass(frozen=True)
@@ -69,6 +77,9 @@ class _SqlMetric(Metric):
         self._dialect = _dialect(options.get("dialect", options.get("databaseType")))
         self._tables = _allow_list(options.get("allowedTables", options.get("allowed_tables")), "allowedTables")
         self._columns = _allow_list(options.get("allowedColumns", options.get("allowed_columns")), "allowedColumns")
+        self._max_chars = options.get("max_chars", DEFAULT_MAX_CHARS)
+        if isinstance(self._max_chars, bool) or not isinstance(self._max_chars, int) or self._max_chars < 1:
+            raise MetricConfigError(f"max_chars must be a positive integer, got {self._max_chars!r}")
 
     def check_sql(self, sql: str) -> tuple[bool, str, dict[str, Any]]:
         """Parse ``sql``; returns (ok, reason, detail) after the statement-type and allow-list checks."""
@@ -78,6 +89,11 @@ class _SqlMetric(Metric):
 
         if not sql.strip():
             return False, "empty SQL", {}
+        if len(sql) > self._max_chars:
+            return False, f"{len(sql):,} characters is longer than max_chars {self._max_chars:,}", {}
+        body = sql[_LEADING_COMMENTS.match(sql).end():]
+        if not _STATEMENT_START.match(body):
+            return False, f"does not start with a SQL statement keyword: {body[:40]!r}", {}
         try:
             statements = [s for s in sqlglot.parse(sql, read=self._dialect) if s is not None]
         except (ParseError, TokenError) as exc:
@@ -142,7 +158,9 @@ class IsSql(_SqlMetric):
 
     Allow-list entries are ``name``, ``qualifier.name`` or promptfoo's ``op::qualifier::name``
     (``select::null::users``). CTE names and select-list aliases are not counted as tables/columns.
-    A bare phrase that a lenient parser would read as an expression (``hello world``) is not a statement.
+    A bare phrase that a lenient parser would read as an expression (``hello world``) is not a statement,
+    and the text must start (after comments) with a statement keyword. Texts longer than
+    ``max_chars`` (default 100,000) fail without parsing.
     """
 
     def evaluate(self, case, trace, outcome) -> MetricResult:
@@ -160,7 +178,7 @@ class ContainsSql(_SqlMetric):
     def evaluate(self, case, trace, outcome) -> MetricResult:
         text = outcome.output
         candidates = [m.group(1) for m in _FENCE.finditer(text)] + [text]
-        candidates += [m.group(0) for m in _STATEMENT.finditer(text)][:100]
+        candidates += [m.group(0) for m in itertools.islice(_STATEMENT.finditer(text), MAX_INLINE_STATEMENTS)]
         reason = "no SQL found"
         for candidate in candidates:
             ok, reason_, detail = self.check_sql(candidate)
