@@ -196,3 +196,11 @@ def test_conformance(source, output, spec, fields, passed):
     result = check(output, spec, **fields)
     assert result.error is None, result.error
     assert result.passed is passed, f"{source}: {spec} on {output!r} → {result.reason}"
+
+
+@pytest.mark.parametrize(("source", "output", "spec", "fields", "passed"), ROWS,
+                         ids=[f"not-{i}-{r[2]['metric']}" for i, r in enumerate(ROWS)])
+def test_not_prefix_inverts_every_row(source, output, spec, fields, passed):
+    negated = {**spec, "metric": spec["metric"][4:] if spec["metric"].startswith("not-") else f"not-{spec['metric']}"}
+    result = check(output, negated, **fields)
+    assert result.error is None and result.passed is (not passed)

@@ -151,3 +151,23 @@ def test_large_suites_stream_from_files_on_each_iteration(tmp_path, monkeypatch)
     suite = load_suite(_write(tmp_path, "s.yaml", "cases_file: c.jsonl\n"))
     assert suite.validate() == 10 and suite._validated is None
     assert [c.id for c in suite.iter_cases()] == [f"c{i}" for i in range(10)]
+
+
+def test_bad_metric_values_are_suite_problems_with_lines(tmp_path):
+    path = _write(tmp_path, "s.yaml", """
+        cases:
+          - output: x
+            metrics:
+              - {metric: is-sql, value: {databaseType: Klingon}}
+              - {metric: word-count, value: {min: 9, max: 1}}
+              - {metric: contains-any, value: 'a, "b'}
+              - {metric: assert-set, assert: [{metric: regex, value: "("}]}
+              - {metric: python, value: "output =="}
+        """)
+    text = "\n".join(_problems(path))
+    assert f"{path}:4: cases[0].metrics[0].value: unknown SQL dialect 'Klingon'" in text
+    assert f"{path}:5: cases[0].metrics[1].value: word-count value: min 9 is greater than max 1" in text
+    assert f"{path}:6: cases[0].metrics[2].value: contains-any value 'a, \"b' is not a valid comma-separated list" \
+        in text
+    assert f"{path}:7: cases[0].metrics[3].assert[0].value: invalid regular expression '('" in text
+    assert f"{path}:8: cases[0].metrics[4].value: python metric does not compile" in text
