@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PYTHON ?= python3
 
-.PHONY: setup demo test lint bench clean
+.PHONY: setup models demo test lint bench clean
 
 setup: $(VENV)/.installed
 
@@ -14,7 +14,7 @@ $(VENV)/.installed: pyproject.toml
 	$(PY) -m compileall -q src  # bytecode even where PYTHONDONTWRITEBYTECODE is set: faster start-up
 	touch $@
 
-demo: setup
+demo: models
 	$(VENV)/bin/agentunit run examples/quickstart.yaml --db .agentunit/agentunit.db \
 		-o reports/quickstart.json --junit reports/quickstart.xml --markdown reports/quickstart.md \
 		--html reports/quickstart.html
@@ -22,14 +22,18 @@ demo: setup
 lint: setup
 	$(VENV)/bin/ruff check src tests bench examples
 
-test: lint
+models: setup
+	$(VENV)/bin/agentunit models install embeddings
+
+test: lint models
 	HF_HUB_OFFLINE=1 $(PY) -m pytest
 
-bench: setup
+bench: models
 	$(PY) bench/engine_throughput.py 1000
 	$(PY) bench/engine_throughput.py 100000 --jsonl
 	$(PY) bench/http_concurrency.py 2000 64 0.1
 	$(PY) bench/deterministic_catalog.py 10000
+	$(PY) bench/embeddings.py
 
 clean:
 	rm -rf $(VENV) .agentunit reports .pytest_cache .ruff_cache

@@ -157,6 +157,56 @@ def metrics(family: str | None, as_json: bool, as_markdown: bool) -> None:
                          f"{'  model=' + i.model if i.model else ''}\n    {i.summary}\n")
 
 
+@app.group()
+def models() -> None:
+    """Manage the embedded models (installed from PyPI packages, verified by sha256)."""
+
+
+@models.command("list")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def models_list(as_json: bool) -> None:
+    """List every model: name, purpose, size, installed?, path."""
+    import json
+
+    from agentunit.models.store import status
+
+    rows = status()
+    if as_json:
+        sys.stdout.write(json.dumps(rows, indent=2) + "\n")
+        return
+    for row in rows:
+        mark = "installed" if row["installed"] else "not installed"
+        sys.stdout.write(f"{row['name']:<11} {row['size_bytes'] / 1e6:>8.1f} MB  {mark:<13}  {row['path']}\n"
+                         f"            {row['description']} — {row['purpose']}\n")
+
+
+@models.command("install")
+@click.argument("names", nargs=-1, required=True)
+def models_install(names: tuple[str, ...]) -> None:
+    """Install NAME … (or `all`): pinned PyPI packages, files verified by sha256."""
+    from agentunit.models.catalog import MODELS
+    from agentunit.models.store import install
+
+    wanted = list(MODELS) if "all" in names else list(names)
+    try:
+        for name in wanted:
+            install(name)
+    except AgentUnitError as exc:
+        raise _fail_usage(str(exc)) from None
+
+
+@models.command("path")
+@click.argument("name")
+def models_path(name: str) -> None:
+    """Print the folder of an installed model (exit 2 if it is not installed)."""
+    from agentunit.models.store import require
+
+    try:
+        sys.stdout.write(f"{require(name)}\n")
+    except AgentUnitError as exc:
+        raise _fail_usage(str(exc)) from None
+
+
 def main() -> None:
     try:
         app()

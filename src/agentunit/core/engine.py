@@ -25,7 +25,7 @@ from agentunit.core.trace import TraceLog
 from agentunit.datasets.base import DatasetCase
 from agentunit.errors import AgentUnitError
 from agentunit.metrics import metric_from_spec
-from agentunit.metrics.base import score
+from agentunit.metrics.base import score, score_async
 from agentunit.store.sqlite import Store
 from agentunit.suite.model import Suite
 from agentunit.targets import make_target
@@ -195,7 +195,8 @@ class Engine:
         else:
             if trace is None:
                 trace = build_trace(outcome, case.query)
-            results = [score(m, case, trace, outcome) for m in metrics]
+            results = [await score_async(m, case, trace, outcome) if getattr(m, "evaluate_async", None)
+                       else score(m, case, trace, outcome) for m in metrics]
             verdict = judge_case(results, metrics, case.threshold)
             status, passed, case_score = verdict.status, verdict.passed, verdict.score
             if verdict.status == "errored":

@@ -169,21 +169,56 @@ def score(metric: Any, case: DatasetCase, trace: TraceLog, outcome: Outcome) -> 
 
     A missing required input gives "not measured"; an exception gives a result with ``error``.
     """
-    name = getattr(metric, "display_name", None) or getattr(metric, "name", type(metric).__name__)
-    info = getattr(metric, "info", None)
+    early = _before(metric, case, outcome)
+    if early is not None:
+        return early
     try:
-        if info is not None:
-            missing = _missing_input(info.needs, metric, case, outcome)
-            if missing:
-                return MetricResult(name=name, value=None, reason=f"not measured: no {missing}",
-                                    threshold=getattr(metric, "threshold", None),
-                                    weight=getattr(metric, "weight", 1.0), label=getattr(metric, "label", None))
         result = metric.evaluate(case, trace, outcome)
-        if not isinstance(result, MetricResult):
-            raise TypeError(f"evaluate() returned {type(result).__name__}, expected MetricResult")
     except Exception as exc:  # a metric failure is recorded on the case; the run goes on
-        return MetricResult(name=name, value=None, error=f"{type(exc).__name__}: {exc}",
-                            weight=getattr(metric, "weight", 1.0), label=getattr(metric, "label", None))
+        return _failed(metric, exc)
+    return _after(metric, result)
+
+
+async def score_async(metric: Any, case: DatasetCase, trace: TraceLog, outcome: Outcome) -> MetricResult:
+    """``score`` for metrics with ``evaluate_async`` (model-backed ones batch their calls across cases)."""
+    evaluate_async = getattr(metric, "evaluate_async", None)
+    if evaluate_async is None:
+        return score(metric, case, trace, outcome)
+    early = _before(metric, case, outcome)
+    if early is not None:
+        return early
+    try:
+        result = await evaluate_async(case, trace, outcome)
+    except Exception as exc:
+        return _failed(metric, exc)
+    return _after(metric, result)
+
+
+def _name(metric: Any) -> str:
+    return getattr(metric, "display_name", None) or getattr(metric, "name", type(metric).__name__)
+
+
+def _before(metric: Any, case: DatasetCase, outcome: Outcome) -> MetricResult | None:
+    info = getattr(metric, "info", None)
+    if info is None:
+        return None
+    missing = _missing_input(info.needs, metric, case, outcome)
+    if not missing:
+        return None
+    return MetricResult(name=_name(metric), value=None, reason=f"not measured: no {missing}",
+                        threshold=getattr(metric, "threshold", None), weight=getattr(metric, "weight", 1.0),
+                        label=getattr(metric, "label", None))
+
+
+def _failed(metric: Any, exc: Exception) -> MetricResult:
+    return MetricResult(name=_name(metric), value=None, error=f"{type(exc).__name__}: {exc}",
+                        weight=getattr(metric, "weight", 1.0), label=getattr(metric, "label", None))
+
+
+def _after(metric: Any, result: Any) -> MetricResult:
+    if not isinstance(result, MetricResult):
+        return _failed(metric, TypeError(f"evaluate() returned {type(result).__name__}, expected MetricResult"))
+    info = getattr(metric, "info", None)
     if result.label is None:
         result.label = getattr(metric, "label", None)
     if result.value is not None and isinstance(result.value, float) and math.isnan(result.value):

@@ -10,6 +10,7 @@ from agentunit.metrics import (  # noqa: F401
     performance,
     reference,
     script,
+    semantic,
     sql_checks,
     text,
     tool_calls,
