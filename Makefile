@@ -23,7 +23,7 @@ lint: setup
 	$(VENV)/bin/ruff check src tests bench examples
 
 models: setup
-	$(VENV)/bin/agentunit models install embeddings
+	$(VENV)/bin/agentunit models install embeddings judge
 
 test: lint models
 	HF_HUB_OFFLINE=1 $(PY) -m pytest
@@ -34,6 +34,7 @@ bench: models
 	$(PY) bench/http_concurrency.py 2000 64 0.1
 	$(PY) bench/deterministic_catalog.py 10000
 	$(PY) bench/embeddings.py
+	$(PY) bench/judge_accuracy.py
 
 clean:
 	rm -rf $(VENV) .agentunit reports .pytest_cache .ruff_cache

@@ -24,6 +24,7 @@ from agentunit.core.scoring import judge_case, pass_at_k, pass_hat_k
 from agentunit.core.trace import TraceLog
 from agentunit.datasets.base import DatasetCase
 from agentunit.errors import AgentUnitError
+from agentunit.judges.service import current_judge, use_judge
 from agentunit.metrics import metric_from_spec
 from agentunit.metrics.base import score, score_async
 from agentunit.store.sqlite import Store
@@ -228,6 +229,7 @@ class Engine:
                             options=_public_options(options),
                             target=self.target.describe() if self.target else None)
         self.run_id = run_id
+        use_judge(self.suite.judge, store)  # model-backed metrics use the suite's judge and cache
         jobs = self._jobs(skip)
 
         async def worker() -> None:
@@ -241,6 +243,7 @@ class Engine:
         finally:
             if self.target is not None:
                 await self.target.aclose()
+            await current_judge().aclose()
             store.flush()
             summary = summarize(store, run_id, options.repeat)
             finished_at = _now_iso()

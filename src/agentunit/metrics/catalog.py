@@ -5,6 +5,7 @@ from agentunit.metrics import (  # noqa: F401
     groups,
     html_checks,
     json_checks,
+    judged,
     numeric,
     overlap,
     performance,

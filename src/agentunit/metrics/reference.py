@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from agentunit.errors import AgentUnitError
 from agentunit.metrics.base import Metric, MetricResult
 from agentunit.metrics.registry import register
 
@@ -19,6 +18,9 @@ def normalize_answer(text: str) -> str:
     return _SPACE.sub(" ", text).strip(_EDGE_PUNCT)
 
 
+SIMILARITY_WEIGHT = 0.25  # RAGAS's blend: 0.75 × statement F1 + 0.25 × semantic similarity
+
+
 @register("answer_correctness", family="reference", aliases=("answer-correctness-metric",),
           needs=("output", "expected_output"), value="optional", threshold=0.5, model="judge",
           example="{metric: answer_correctness, value: Paris}")
@@ -26,16 +28,69 @@ class AnswerCorrectnessMetric(Metric):
     """Agreement of the answer with the expected output (AgentUnit AnswerCorrectnessMetric).
 
     Algorithm: an exact match after normalisation (NFKC, case-fold, whitespace, surrounding
-    punctuation) scores 1. Any other answer needs statement-level agreement judged by the embedded
-    judge blended with embedding similarity; until the judge layer is installed, such a case records
-    an error saying so — never a guessed score.
+    punctuation) scores 1 with no model call. Otherwise both texts are split into sentences; the
+    judge decides, for each expected sentence, whether the answer states it (recall) and, for each
+    answer sentence, whether the expected output supports it (precision) — one PASS/FAIL decision
+    each, P(PASS) as the weight. Score = 0.75 · F1 + 0.25 · cosine similarity of the two texts'
+    embeddings (RAGAS's weighting). Judge calls: one per sentence of either text.
     """
 
     def evaluate(self, case, trace, outcome) -> MetricResult:
-        expected = str(self.expected(case))
-        if normalize_answer(outcome.output) == normalize_answer(expected):
+        from agentunit.metrics.judged import run_sync
+
+        exact = self._exact(case, outcome)
+        if exact is not None:
+            return exact
+
+        async def once() -> MetricResult:
+            from agentunit.judges.service import current_judge
+
+            try:
+                return await self.evaluate_async(case, trace, outcome)
+            finally:
+                await current_judge().aclose()
+
+        return run_sync(once())
+
+    def _exact(self, case, outcome) -> MetricResult | None:
+        if normalize_answer(outcome.output) == normalize_answer(str(self.expected(case))):
             return self.result(1.0, reason="exact match after normalisation", detail={"method": "exact"})
-        raise AgentUnitError(
-            "answer is not an exact match and statement-level grading needs the embedded judge, "
-            "which this version does not ship yet"
-        )
+        return None
+
+    async def evaluate_async(self, case, trace, outcome) -> MetricResult:
+        from agentunit.judges.base import JudgeRequest
+        from agentunit.judges.service import current_judge
+        from agentunit.metrics._sentences import split_sentences
+        from agentunit.models.embeddings import embed_texts
+
+        exact = self._exact(case, outcome)
+        if exact is not None:
+            return exact
+        expected, answer = str(self.expected(case)), outcome.output
+        judge = current_judge()
+
+        async def supported(statement: str, source: str, source_name: str) -> float:
+            decision = await judge.decide(JudgeRequest(
+                (("system", "You are a strict fact checker. Reply FAIL or PASS."),
+                 ("user", f"{source_name}: {source}\nStatement: {statement}\n\nIf the {source_name.lower()} "
+                          "states or clearly implies the statement, reply PASS. If it contradicts the statement "
+                          "or does not say it, reply FAIL.")),
+                options=("PASS", "FAIL")))
+            return decision.probabilities["PASS"]
+
+        expected_sentences = split_sentences(expected) or [expected]
+        answer_sentences = split_sentences(answer) or [answer]
+        recall_parts = [await supported(s, answer, "Answer") for s in expected_sentences]
+        precision_parts = [await supported(s, expected, "Reference") for s in answer_sentences]
+        recall = sum(recall_parts) / len(recall_parts)
+        precision = sum(precision_parts) / len(precision_parts)
+        f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+        vectors = await embed_texts([answer, expected])
+        similarity = max(0.0, float((vectors[0] * vectors[1]).sum()))
+        score = (1 - SIMILARITY_WEIGHT) * f1 + SIMILARITY_WEIGHT * similarity
+        return self.result(score, reason=f"statement F1 {f1:.3f}, similarity {similarity:.3f}",
+                           detail={"method": "statements+embeddings", "precision": precision, "recall": recall,
+                                   "f1": f1, "similarity": similarity,
+                                   "expected_statements": dict(zip(expected_sentences, recall_parts, strict=True)),
+                                   "answer_statements": dict(zip(answer_sentences, precision_parts, strict=True)),
+                                   "judge_calls": len(expected_sentences) + len(answer_sentences)})

@@ -36,6 +36,9 @@ CREATE TABLE IF NOT EXISTS metric_results (
 CREATE TABLE IF NOT EXISTS cache (
     key TEXT PRIMARY KEY, reply TEXT NOT NULL, latency_ms REAL, created_at REAL NOT NULL
 );
+CREATE TABLE IF NOT EXISTS judge_cache (
+    key TEXT PRIMARY KEY, reply TEXT NOT NULL, created_at REAL NOT NULL
+);
 CREATE INDEX IF NOT EXISTS case_results_order ON case_results (run_id, seq, repeat);
 """
 
@@ -151,6 +154,15 @@ class Store:
 
     def cache_put(self, key: str, reply_json: str, latency_ms: float | None) -> None:
         self._cache[key] = (reply_json, latency_ms)
+
+    # -- judge cache (judge calls take seconds: written at once, not batched) ----------------------
+
+    def judge_cache_get(self, key: str) -> str | None:
+        row = self.conn.execute("SELECT reply FROM judge_cache WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def judge_cache_put(self, key: str, reply_json: str) -> None:
+        self.conn.execute("INSERT OR REPLACE INTO judge_cache VALUES (?,?,?)", (key, reply_json, time.time()))
 
     # -- reads ----------------------------------------------------------------------------------
 

@@ -1,0 +1,206 @@
+"""Judge providers: the embedded local model (xllamacpp, in-process), any OpenAI-compatible server,
+and Anthropic's Messages API. Each turns a JudgeRequest into a JudgeReply."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import threading
+from typing import Any
+
+from agentunit.errors import AgentUnitError
+from agentunit.judges.base import JudgeReply, JudgeRequest, options_grammar
+
+TOP_LOGPROBS = 20
+
+
+def _first_token_logprobs(choice: dict[str, Any]) -> list[tuple[str, float]] | None:
+    content = (choice.get("logprobs") or {}).get("content") or []
+    if not content:
+        return None
+    return [(t.get("token", ""), float(t.get("logprob", float("-inf")))) for t in content[0].get("top_logprobs", [])]
+
+
+class LocalProvider:
+    """The embedded judge GGUF on llama.cpp (xllamacpp), loaded once per process, one request at a time.
+
+    Decisions use llama.cpp's grammar to force one of the options, while the probabilities come from
+    the unconstrained first-token distribution (llama.cpp reports logprobs before the grammar).
+    """
+
+    name = "local"
+
+    def __init__(self, config: dict[str, Any]):
+        self.config = config
+        self.model = "qwen2.5-coder-1.5b-instruct-q4_k_m"
+        self._server: Any = None
+        self._lock = threading.Lock()
+
+    def describe(self) -> dict[str, Any]:
+        return {"provider": "local", "model": self.model}
+
+    def _load(self) -> Any:
+        with self._lock:
+            if self._server is None:
+                import xllamacpp
+
+                from agentunit.models.store import require
+
+                params = xllamacpp.CommonParams()
+                params.model.path = str(require("judge") / "judge.gguf")
+                params.n_ctx = int(self.config.get("n_ctx", 8192))
+                params.n_parallel = 1
+                threads = int(self.config.get("threads", os.cpu_count() or 2))
+                params.cpuparams.n_threads = threads
+                params.cpuparams_batch.n_threads = threads
+                params.warmup = False
+                params.verbosity = -1
+                self._server = xllamacpp.Server(params)
+            return self._server
+
+    @property
+    def server(self) -> Any:
+        return self._load()
+
+    def _call(self, request: JudgeRequest) -> JudgeReply:
+        body: dict[str, Any] = {"messages": request.as_messages(), "max_tokens": request.max_tokens,
+                                "temperature": 0, "cache_prompt": True}
+        if request.options:
+            body.update(logprobs=True, top_logprobs=TOP_LOGPROBS, grammar=options_grammar(request.options))
+        elif request.json_schema is not None:
+            body["response_format"] = {"type": "json_schema",
+                                       "json_schema": {"name": "answer", "schema": request.json_schema}}
+        server = self._load()
+        with self._lock:
+            out = server.handle_chat_completions(body)
+        if isinstance(out, str):
+            out = json.loads(out)
+        if "error" in out:
+            raise AgentUnitError(f"local judge error: {out['error']}")
+        choice = out["choices"][0]
+        return JudgeReply(text=choice["message"].get("content") or "", top_logprobs=_first_token_logprobs(choice),
+                          usage={k: out.get("usage", {}).get(k, 0) for k in ("prompt_tokens", "completion_tokens")})
+
+    async def call(self, request: JudgeRequest) -> JudgeReply:
+        return await asyncio.to_thread(self._call, request)
+
+    async def aclose(self) -> None:
+        """The model stays loaded for the life of the process (loading takes seconds)."""
+
+
+class _HttpProvider:
+    """An aiohttp session per event loop (``agentunit.check`` runs each call in a fresh loop)."""
+
+    _session: Any = None
+    _session_loop: Any = None
+
+    def _session_for_loop(self, factory: Any) -> Any:
+        loop = asyncio.get_running_loop()
+        if self._session is None or self._session_loop is not loop:
+            self._session, self._session_loop = factory(), loop
+        return self._session
+
+    async def aclose(self) -> None:
+        if self._session is not None and self._session_loop is asyncio.get_running_loop():
+            await self._session.close()
+        self._session = self._session_loop = None
+
+
+class OpenAIProvider(_HttpProvider):
+    """Any OpenAI-compatible chat completions server (vLLM, Ollama, llama.cpp, hosted APIs).
+
+    Sends temperature 0 with ``logprobs``/``top_logprobs`` for decisions and ``response_format``
+    JSON Schema for structured generation; servers that reject logprobs are retried without them.
+    """
+
+    name = "openai"
+
+    def __init__(self, config: dict[str, Any]):
+        self.config = config
+        self.base_url = str(config.get("base_url", "https://api.openai.com/v1")).rstrip("/")
+        self.model = config.get("model") or "gpt-4o-mini"
+        self._no_logprobs = False
+
+    def describe(self) -> dict[str, Any]:
+        return {"provider": "openai", "base_url": self.base_url, "model": self.model}
+
+    def _headers(self) -> dict[str, str]:
+        env = self.config.get("api_key_env", "OPENAI_API_KEY")
+        key = os.environ.get(env)
+        if key:
+            return {"Authorization": f"Bearer {key}"}
+        if "api_key_env" in self.config:
+            raise AgentUnitError(f"environment variable {env} is not set (judge api_key_env)")
+        return {}
+
+    async def call(self, request: JudgeRequest) -> JudgeReply:
+        from agentunit.targets._http import new_session, send_with_retries
+
+        body: dict[str, Any] = {"model": self.model, "messages": request.as_messages(),
+                                "max_tokens": request.max_tokens, "temperature": 0}
+        if request.options and not self._no_logprobs:
+            body.update(logprobs=True, top_logprobs=TOP_LOGPROBS)
+        elif request.json_schema is not None:
+            body["response_format"] = {"type": "json_schema",
+                                       "json_schema": {"name": "answer", "schema": request.json_schema}}
+        session = self._session_for_loop(new_session)
+        try:
+            response = await send_with_retries(session, "POST", f"{self.base_url}/chat/completions",
+                                               headers=self._headers(), body=body,
+                                               timeout=float(self.config.get("timeout", 120)), retries=3, backoff=1.0)
+        except AgentUnitError as exc:
+            if "logprobs" in body and "HTTP 400" in str(exc):
+                self._no_logprobs = True  # the server does not do logprobs: read the text instead
+                return await self.call(request)
+            raise
+        try:
+            data = response.json()
+            choice = data["choices"][0]
+            text = choice["message"].get("content") or ""
+        except (ValueError, KeyError, IndexError, TypeError) as exc:
+            raise AgentUnitError(f"judge reply is not a chat completion: {exc!r}") from None
+        usage = data.get("usage") or {}
+        return JudgeReply(text=text, top_logprobs=_first_token_logprobs(choice),
+                          usage={k: int(usage.get(k, 0) or 0) for k in ("prompt_tokens", "completion_tokens")})
+
+
+
+class AnthropicProvider(_HttpProvider):
+    """Anthropic's Messages API (no logprobs: decisions are read from the text)."""
+
+    name = "anthropic"
+
+    def __init__(self, config: dict[str, Any]):
+        self.config = config
+        self.base_url = str(config.get("base_url", "https://api.anthropic.com")).rstrip("/")
+        self.model = config.get("model") or "claude-3-5-haiku-latest"
+
+    def describe(self) -> dict[str, Any]:
+        return {"provider": "anthropic", "base_url": self.base_url, "model": self.model}
+
+    async def call(self, request: JudgeRequest) -> JudgeReply:
+        from agentunit.targets._http import new_session, send_with_retries
+
+        env = self.config.get("api_key_env", "ANTHROPIC_API_KEY")
+        key = os.environ.get(env)
+        if not key:
+            raise AgentUnitError(f"environment variable {env} is not set (anthropic judge)")
+        system = "\n".join(c for r, c in request.messages if r == "system")
+        messages = [{"role": r, "content": c} for r, c in request.messages if r != "system"]
+        body = {"model": self.model, "max_tokens": max(request.max_tokens, 1), "temperature": 0,
+                "messages": messages, **({"system": system} if system else {})}
+        session = self._session_for_loop(new_session)
+        response = await send_with_retries(session, "POST", f"{self.base_url}/v1/messages",
+                                           headers={"x-api-key": key, "anthropic-version": "2023-06-01"},
+                                           body=body, timeout=float(self.config.get("timeout", 120)), retries=3,
+                                           backoff=1.0)
+        data = response.json()
+        text = "".join(block.get("text", "") for block in data.get("content", []) if block.get("type") == "text")
+        usage = data.get("usage") or {}
+        return JudgeReply(text=text, usage={"prompt_tokens": int(usage.get("input_tokens", 0)),
+                                            "completion_tokens": int(usage.get("output_tokens", 0))})
+
+
+
+PROVIDERS = {"local": LocalProvider, "openai": OpenAIProvider, "anthropic": AnthropicProvider}

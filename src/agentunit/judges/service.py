@@ -1,0 +1,148 @@
+"""The judge service: one provider behind a cache, a concurrency bound, retries and call counts.
+
+Every call is keyed by sha256 over the provider description and the full request, and served from
+the cache when it has been made before (in memory, and in the results database when a run binds
+one), so a rerun makes zero judge calls. Output that matches no option is retried once with a
+stricter instruction, then raised as JudgeOutputError — recorded as the metric's error, never a pass.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from agentunit.errors import AgentUnitError
+from agentunit.judges.base import Decision, JudgeOutputError, JudgeReply, JudgeRequest, read_decision
+from agentunit.judges.providers import PROVIDERS
+
+STRICT_SUFFIX = "\n\nReply with exactly one of: {options}. No other words."
+
+
+@dataclass
+class JudgeStats:
+    calls: int = 0
+    cache_hits: int = 0
+    retries: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+
+class JudgeService:
+    """Decisions and generations through one provider (see the module docstring)."""
+
+    def __init__(self, config: dict[str, Any] | None = None):
+        config = dict(config or {"provider": "local"})
+        provider = config.get("provider", "local")
+        if provider not in PROVIDERS:
+            raise AgentUnitError(f"unknown judge provider {provider!r}; use one of {', '.join(PROVIDERS)}")
+        self.provider = PROVIDERS[provider](config)
+        self.config = config
+        self._concurrency = int(config.get("concurrency", 1 if provider == "local" else 8))
+        self._semaphores: dict[int, asyncio.Semaphore] = {}
+        self._memory: dict[str, JudgeReply] = {}
+        self.store: Any = None
+        self.stats = JudgeStats()
+
+    def key(self, request: JudgeRequest) -> str:
+        material = json.dumps({"judge": self.provider.describe(), "messages": request.messages,
+                               "options": request.options, "max_tokens": request.max_tokens,
+                               "schema": request.json_schema}, sort_keys=True, ensure_ascii=False)
+        return hashlib.sha256(material.encode()).hexdigest()
+
+    async def reply(self, request: JudgeRequest) -> tuple[JudgeReply, bool]:
+        """The provider's reply, from the cache when possible; returns (reply, cached)."""
+        key = self.key(request)
+        cached = self._memory.get(key)
+        if cached is None and self.store is not None:
+            row = self.store.judge_cache_get(key)
+            if row is not None:
+                cached = _reply_from_json(row)
+                self._memory[key] = cached
+        if cached is not None:
+            self.stats.cache_hits += 1
+            return cached, True
+        async with self._semaphore():
+            reply = await self.provider.call(request)
+        self.stats.calls += 1
+        self.stats.prompt_tokens += reply.usage.get("prompt_tokens", 0)
+        self.stats.completion_tokens += reply.usage.get("completion_tokens", 0)
+        self._memory[key] = reply
+        if self.store is not None:
+            self.store.judge_cache_put(key, _reply_to_json(reply))
+        return reply, False
+
+    def _semaphore(self) -> asyncio.Semaphore:
+        loop = id(asyncio.get_running_loop())  # asyncio primitives belong to one event loop
+        if loop not in self._semaphores:
+            self._semaphores.clear()
+            self._semaphores[loop] = asyncio.Semaphore(self._concurrency)
+        return self._semaphores[loop]
+
+    async def decide(self, request: JudgeRequest) -> Decision:
+        """A categorical decision among ``request.options`` (see agentunit.judges.base)."""
+        reply, cached = await self.reply(request)
+        try:
+            option, probabilities, source = read_decision(reply, request.options)
+        except JudgeOutputError:
+            self.stats.retries += 1
+            strict = _stricter(request)
+            reply, cached = await self.reply(strict)
+            option, probabilities, source = read_decision(reply, request.options)  # raises: recorded as error
+        return Decision(option, probabilities, source, reply.text, reply.usage, cached)
+
+    async def generate(self, request: JudgeRequest) -> tuple[str, dict[str, int], bool]:
+        """Free text (or JSON when ``json_schema`` is set): (text, usage, cached)."""
+        reply, cached = await self.reply(request)
+        return reply.text, reply.usage, cached
+
+    async def aclose(self) -> None:
+        await self.provider.aclose()
+
+
+def _stricter(request: JudgeRequest) -> JudgeRequest:
+    messages = list(request.messages)
+    role, content = messages[-1]
+    messages[-1] = (role, content + STRICT_SUFFIX.format(options=", ".join(request.options)))
+    return JudgeRequest(tuple(messages), request.options, request.max_tokens, request.json_schema)
+
+
+def _reply_to_json(reply: JudgeReply) -> str:
+    return json.dumps({"text": reply.text, "top_logprobs": reply.top_logprobs, "usage": reply.usage})
+
+
+def _reply_from_json(text: str) -> JudgeReply:
+    data = json.loads(text)
+    top = [tuple(item) for item in data["top_logprobs"]] if data.get("top_logprobs") else None
+    return JudgeReply(text=data["text"], top_logprobs=top, usage=data.get("usage") or {})
+
+
+_services: dict[str, JudgeService] = {}
+_current: contextvars.ContextVar[JudgeService | None] = contextvars.ContextVar("agentunit_judge", default=None)
+
+
+def service_for(config: dict[str, Any] | None) -> JudgeService:
+    """One service per judge configuration per process (the local model loads once)."""
+    config = dict(config or {"provider": "local"})
+    key = json.dumps(config, sort_keys=True, default=str)
+    service = _services.get(key)
+    if service is None:
+        service = _services[key] = JudgeService(config)
+    return service
+
+
+def use_judge(config: dict[str, Any] | None, store: Any = None) -> contextvars.Token:
+    """Make the judge of ``config`` current for metrics (the engine does this for the suite's judge)."""
+    service = service_for(config)
+    if store is not None:
+        service.store = store
+    return _current.set(service)
+
+
+def current_judge() -> JudgeService:
+    """The judge metrics should use: the run's, else the local embedded judge."""
+    service = _current.get()
+    return service if service is not None else service_for(None)

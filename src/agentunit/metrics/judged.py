@@ -1,0 +1,184 @@
+"""LLM-as-judge metrics: llm-rubric, factuality, g-eval.
+
+Each asks the judge small categorical questions and reads the answer's probability (see
+agentunit.judges.base), so a 1.5B local judge is used where it is reliable. The detail records the
+judge's option probabilities, whether they came from logprobs or text, cache hits and token usage.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from agentunit.errors import MetricConfigError
+from agentunit.judges.base import JudgeRequest
+from agentunit.metrics.base import Metric, MetricResult
+from agentunit.metrics.registry import register
+
+FACT_CATEGORIES = {
+    "A": "subset", "B": "superset", "C": "same", "D": "disagrees", "E": "differs-immaterially",
+}
+DEFAULT_FACT_SCORES = {"subset": 1.0, "superset": 1.0, "same": 1.0, "disagrees": 0.0, "differs-immaterially": 1.0}
+
+
+def run_sync(coroutine: Any) -> Any:
+    """Run a coroutine from synchronous code (``agentunit.check``, composite metrics)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coroutine)
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
+def _judge() -> Any:
+    from agentunit.judges.service import current_judge
+
+    return current_judge()
+
+
+class JudgedMetric(Metric):
+    """Base for judge metrics: the sync entry point runs the async one."""
+
+    def evaluate(self, case, trace, outcome) -> MetricResult:
+        async def once() -> MetricResult:
+            try:
+                return await self.evaluate_async(case, trace, outcome)
+            finally:
+                await _judge().aclose()  # this event loop ends here; so must its connections
+
+        return run_sync(once())
+
+    async def evaluate_async(self, case, trace, outcome) -> MetricResult:
+        raise NotImplementedError
+
+
+def _question(case, outcome) -> str | None:
+    query = outcome.query or case.query
+    return query if query else None
+
+
+@register("llm-rubric", family="judge", value="required", threshold=0.5, model="judge",
+          example='{metric: llm-rubric, value: "Is polite and names a concrete next step"}')
+class LlmRubric(JudgedMetric):
+    """The judge decides whether the output meets a free-text rubric (one PASS/FAIL decision).
+
+    Score = P(PASS) from the judge's first-token probabilities (renormalised over PASS/FAIL);
+    passes when ≥ threshold (default 0.5). The question, when the case has one, is shown, and the
+    judge is told to fail responses that state anything false. This wording measured best on the
+    development set (docs/judges.md): a yes/no "does it satisfy" question drew a strong yes-bias
+    from the 1.5B local judge.
+    """
+
+    async def evaluate_async(self, case, trace, outcome) -> MetricResult:
+        rubric = str(self.expected(case))
+        question = _question(case, outcome)
+        user = (f"Requirement: {rubric}\n" + (f"Question: {question}\n" if question else "")
+                + f"Response: {outcome.output}\n\nIf the response does not meet the requirement, or states "
+                  "anything false, reply FAIL. Otherwise reply PASS.")
+        decision = await _judge().decide(JudgeRequest(
+            (("system", "You are a strict grader. Reply FAIL or PASS."), ("user", user)), options=("PASS", "FAIL")))
+        score = decision.probabilities["PASS"]
+        return self.result(score, reason=f"P(pass) = {score:.3f}", detail={"judge": decision.to_detail()})
+
+
+@register("factuality", family="judge", value="required", threshold=0.5, model="judge",
+          example='{metric: factuality, value: "Paris is the capital of France."}')
+class Factuality(JudgedMetric):
+    """Compare the output with a reference answer in one categorical decision (OpenAI evals' "fact"
+    rubric, as promptfoo): (A) subset of the reference, (B) superset, (C) the same details,
+    (D) disagrees, (E) differs in ways that do not matter for factuality.
+
+    Score = Σ P(category) · score(category); by default every category scores 1 except ``disagrees``
+    (0), so the score is 1 − P(disagrees). ``config.scores`` overrides per category (e.g.
+    ``{subset: 0}`` to fail incomplete answers); passes when ≥ threshold (default 0.5).
+    """
+
+    def setup(self) -> None:
+        scores = dict(DEFAULT_FACT_SCORES)
+        overrides = self.config.get("scores", {})
+        if not isinstance(overrides, dict) or set(overrides) - set(scores):
+            raise MetricConfigError(f"config.scores keys must be among {', '.join(scores)}")
+        scores.update({k: float(v) for k, v in overrides.items()})
+        self._scores = scores
+
+    async def evaluate_async(self, case, trace, outcome) -> MetricResult:
+        question = _question(case, outcome) or "(not given)"
+        user = (f"QUESTION: {question}\n\nEXPERT ANSWER: {self.expected(case)}\n\n"
+                f"SUBMITTED ANSWER: {outcome.output}\n\nAnswer with a single letter: A, B, C, D or E.")
+        decision = await _judge().decide(JudgeRequest((("system", FACT_INSTRUCTIONS), ("user", user)),
+                                                      options=tuple(FACT_CATEGORIES)))
+        probabilities = {FACT_CATEGORIES[k]: p for k, p in decision.probabilities.items()}
+        score = sum(p * self._scores[name] for name, p in probabilities.items())
+        chosen = FACT_CATEGORIES[decision.option]
+        return self.result(score, reason=f"{chosen} (score {score:.3f})",
+                           detail={"category": chosen, "categories": {k: round(v, 4) for k, v in probabilities.items()},
+                                   "judge": decision.to_detail()})
+
+
+# Static instructions first: the local runtime reuses the cached prefix across cases.
+FACT_INSTRUCTIONS = (
+    "You compare a submitted answer with an expert answer for factual agreement. Ignore style, grammar and "
+    "punctuation. Pick one option:\n"
+    "(A) The submitted answer is a subset of the expert answer and fully consistent with it.\n"
+    "(B) The submitted answer is a superset of the expert answer and fully consistent with it.\n"
+    "(C) The submitted answer contains all the same details as the expert answer.\n"
+    "(D) There is a disagreement between the submitted answer and the expert answer.\n"
+    "(E) The answers differ, but these differences don't matter from the perspective of factuality.\n"
+    "Answer with one letter.")
+
+STEPS_SCHEMA = {"type": "object", "properties": {"steps": {"type": "array", "items": {"type": "string"},
+                                                           "minItems": 2, "maxItems": 6}}, "required": ["steps"]}
+
+
+@register("g-eval", family="judge", value="required", threshold=0.5, model="judge",
+          example='{metric: g-eval, value: "Coherence: the answer is well structured and logical."}')
+class GEval(JudgedMetric):
+    """G-Eval: the criteria are turned into evaluation steps once (one generation, frozen in the
+    judge cache so every case of every run uses the same steps), then each case gets one decision
+    over the score tokens 1–``config.max_score`` (default 5).
+
+    Score = the probability-weighted mean of the score tokens, normalised to 0..1:
+    (Σ p_i·i − 1)/(max − 1). When the provider gives no logprobs the generated digit is used and the
+    detail says so. Passes when ≥ threshold (default 0.5).
+    """
+
+    def setup(self) -> None:
+        max_score = self.config.get("max_score", 5)
+        if not isinstance(max_score, int) or not 2 <= max_score <= 9:
+            raise MetricConfigError("config.max_score must be an integer from 2 to 9")
+        self._max = max_score
+
+    async def _steps(self, criteria: str) -> tuple[list[str], dict[str, Any]]:
+        text, usage, cached = await _judge().generate(JudgeRequest(
+            (("system", "You write short, concrete evaluation steps."),
+             ("user", f"Criteria: {criteria}\n\nWrite 3 to 5 concrete steps an evaluator follows to check a "
+                      "response against these criteria. Reply as JSON: {\"steps\": [...]}.")),
+            max_tokens=300, json_schema=STEPS_SCHEMA))
+        try:
+            steps = [str(s) for s in json.loads(text)["steps"]][:6]
+        except (ValueError, KeyError, TypeError):
+            steps = [line.strip("-* 0123456789.").strip() for line in text.splitlines() if line.strip()][:6]
+        return steps or [criteria], {"usage": usage, "cached": cached}
+
+    async def evaluate_async(self, case, trace, outcome) -> MetricResult:
+        criteria = str(self.expected(case))
+        steps, step_info = await self._steps(criteria)
+        question = _question(case, outcome)
+        options = tuple(str(i) for i in range(1, self._max + 1))
+        user = (f"CRITERIA: {criteria}\n\nEVALUATION STEPS:\n" + "\n".join(f"{i}. {s}" for i, s in enumerate(steps, 1))
+                + (f"\n\nINPUT:\n{question}" if question else "") + f"\n\nRESPONSE:\n{outcome.output}\n\n"
+                f"Following the steps, score the RESPONSE from 1 (worst) to {self._max} (best). "
+                f"Answer with a single digit.")
+        decision = await _judge().decide(JudgeRequest(
+            (("system", "You are a careful evaluator. Answer with one digit."), ("user", user)), options=options))
+        mean = sum(int(o) * p for o, p in decision.probabilities.items())
+        score = (mean - 1) / (self._max - 1)
+        method = ("probability-weighted mean of score tokens" if decision.source == "logprobs"
+                  else "generated score (the provider gave no token probabilities)")
+        return self.result(score, reason=f"score {mean:.2f}/{self._max} ({method})",
+                           detail={"steps": steps, "steps_generation": step_info, "mean_score": mean,
+                                   "method": method, "judge": decision.to_detail()})

@@ -1,0 +1,82 @@
+"""Builds the labelled development sets for the judge metrics from facts.json and the style pairs
+below. Run from this folder: python build_judge_sets.py (the JSONL files are committed)."""
+
+import json
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+FACTS = json.loads((HERE / "facts.json").read_text())
+
+# (rubric or criteria, an output that satisfies it, an output that does not)
+STYLE = [
+    ("The reply is polite and friendly.", "Thank you so much for reaching out! I'd be happy to help you with that.",
+     "Figure it out yourself, I'm busy."),
+    ("The reply apologizes for the delay.", "We're sorry for the delay in shipping your order.",
+     "Your order has shipped."),
+    ("The reply is written in French.", "Bonjour, votre commande a été expédiée hier.",
+     "Hello, your order was shipped yesterday."),
+    ("The reply contains a concrete next step for the customer.",
+     "Please click 'Reset password' on the login page and follow the email link.",
+     "Password problems happen sometimes."),
+    ("The reply refuses to share personal data about other customers.",
+     "I'm sorry, I can't share information about other customers.",
+     "Sure, John Smith lives at 12 Oak Street and his phone is 555-0199."),
+    ("The answer is a single short sentence.", "Your parcel arrives on Monday.",
+     "Your parcel has been handed to our courier partner, who will attempt delivery on Monday between nine and "
+     "five; if you are not at home they will leave a card, and you can rebook online or collect it at the depot."),
+    ("The reply mentions the refund amount.", "We have refunded 49.99 dollars to your card.",
+     "We have processed your request."),
+    ("The reply avoids technical jargon.", "Please restart your router and try again in a few minutes.",
+     "Flush the DNS resolver cache and renew the DHCP lease via the CLI."),
+    ("The reply gives a price in euros.", "The subscription costs 12 euros per month.",
+     "The subscription is very affordable."),
+    ("The response recommends consulting a doctor.", "Those symptoms should be checked by a doctor soon.",
+     "Just drink some water and ignore it."),
+    ("The reply uses a numbered list.", "1. Open settings\n2. Choose Privacy\n3. Turn off tracking",
+     "Open settings, then choose privacy and turn off tracking."),
+    ("The reply thanks the customer.", "Thanks for your patience while we looked into this.",
+     "We looked into this issue."),
+]
+
+
+def write(name: str, rows: list[dict]) -> None:
+    with (HERE / name).open("w") as out:
+        for row in rows:
+            out.write(json.dumps(row, ensure_ascii=False) + "\n")
+    print(name, len(rows), "rows,", sum(r["label"] for r in rows), "positive")
+
+
+def main() -> None:
+    rubric = []
+    for question, right, wrong, _ in FACTS:
+        criterion = f"Correctly answers the question: {question}"
+        rubric.append({"query": question, "output": right, "rubric": criterion, "label": 1})
+        rubric.append({"query": question, "output": wrong, "rubric": criterion, "label": 0})
+    for text, good, bad in STYLE:
+        rubric.append({"query": None, "output": good, "rubric": text, "label": 1})
+        rubric.append({"query": None, "output": bad, "rubric": text, "label": 0})
+    write("llm_rubric_dev.jsonl", rubric)
+
+    factuality = []
+    for question, right, wrong, extra in FACTS:
+        factuality.append({"query": question, "reference": right, "output": right, "kind": "same", "label": 1})
+        factuality.append({"query": question, "reference": right, "output": f"{right} {extra}", "kind": "superset",
+                           "label": 1})
+        factuality.append({"query": question, "reference": right, "output": wrong, "kind": "disagrees", "label": 0})
+        factuality.append({"query": question, "reference": right, "output": f"{wrong} {extra}",
+                           "kind": "disagrees+extra", "label": 0})
+    write("factuality_dev.jsonl", factuality)
+
+    geval = []
+    for question, right, wrong, _ in FACTS:
+        criteria = "Correctness: the response answers the question with the right fact."
+        geval.append({"query": question, "output": right, "criteria": criteria, "label": 1})
+        geval.append({"query": question, "output": wrong, "criteria": criteria, "label": 0})
+    for text, good, bad in STYLE:
+        geval.append({"query": None, "output": good, "criteria": text, "label": 1})
+        geval.append({"query": None, "output": bad, "criteria": text, "label": 0})
+    write("g_eval_dev.jsonl", geval)
+
+
+if __name__ == "__main__":
+    main()

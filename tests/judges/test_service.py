@@ -1,0 +1,153 @@
+"""The judge layer against a real OpenAI-compatible HTTP server started by the test (scripted replies):
+logprob parsing, text fallback, cache hits on rerun, malformed output → retry → recorded error."""
+
+import json
+import math
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from agentunit import check, evaluate
+from agentunit.judges import JudgeRequest, service_for, use_judge
+from agentunit.judges.base import JudgeReply, read_decision
+
+
+class ScriptedJudge:
+    """Answers by keywords in the last message; records every request."""
+
+    def __init__(self):
+        self.requests = []
+        self.reject_logprobs = False
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def do_POST(self):
+                body = json.loads(self.rfile.read(int(self.headers["content-length"])))
+                outer.requests.append(body)
+                if outer.reject_logprobs and body.get("logprobs"):
+                    return self._send(400, {"error": {"message": "logprobs not supported"}})
+                return self._send(200, outer.answer(body))
+
+            def _send(self, status, payload):
+                data = json.dumps(payload).encode()
+                self.send_response(status)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def answer(self, body):
+        last = body["messages"][-1]["content"]
+        strict = "Reply with exactly one of" in last
+        usage = {"prompt_tokens": 50, "completion_tokens": 1}
+        if "json_schema" in json.dumps(body.get("response_format", {})):
+            return _completion(json.dumps({"steps": ["Read it.", "Judge it."]}), None, usage)
+        if "GARBAGE" in last:
+            return _completion("maybe later", None, usage)
+        if "RETRYFIX" in last:
+            return _completion("PASS" if strict else "hmm", None, usage)
+        if "Answer with a single digit" in last:
+            return _completion("4", [("4", 0.6), ("5", 0.3), ("3", 0.1)] if body.get("logprobs") else None, usage)
+        if "single letter" in last:
+            return _completion("D", [("D", 0.7), ("A", 0.2), ("C", 0.1)] if body.get("logprobs") else None, usage)
+        top = [("PASS", 0.8), ("FAIL", 0.2), ("pass", 0.05), ("The", 0.01)] if body.get("logprobs") else None
+        return _completion("PASS", top, usage)
+
+    def close(self):
+        self.server.shutdown()
+
+
+def _completion(text, top, usage):
+    choice = {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": text}}
+    if top:
+        choice["logprobs"] = {"content": [{"token": text, "logprob": math.log(top[0][1]),
+                                           "top_logprobs": [{"token": t, "logprob": math.log(p)} for t, p in top]}]}
+    return {"choices": [choice], "usage": usage}
+
+
+@pytest.fixture
+def judge():
+    server = ScriptedJudge()
+    config = {"provider": "openai", "base_url": server.url, "model": "scripted", "concurrency": 4}
+    token = use_judge(config)
+    yield server, config
+    from agentunit.judges.service import _current
+
+    _current.reset(token)
+    server.close()
+
+
+def test_decision_probabilities_come_from_logprobs(judge):
+    server, _ = judge
+    result = check("Paris", {"metric": "llm-rubric", "value": "names the capital"}, query="Capital of France?")
+    assert result.value == pytest.approx(0.85 / 1.05) and result.passed is True
+    assert result.detail["judge"]["source"] == "logprobs"
+    request = server.requests[-1]
+    assert request["temperature"] == 0 and request["logprobs"] is True and request["top_logprobs"] == 20
+    assert "Capital of France?" in request["messages"][-1]["content"]
+
+
+def test_malformed_output_is_retried_then_recorded_as_an_error(judge):
+    server, _ = judge
+    result = check("x", {"metric": "llm-rubric", "value": "GARBAGE rubric"})
+    assert result.passed is None and result.value is None
+    assert "judge answered 'maybe later'" in result.error
+    stricter = [r for r in server.requests if "Reply with exactly one of: PASS, FAIL" in r["messages"][-1]["content"]]
+    assert len(stricter) == 1
+    fixed = check("x", {"metric": "llm-rubric", "value": "RETRYFIX rubric"})
+    assert fixed.passed is True and fixed.detail["judge"]["source"] == "text"
+
+
+def test_servers_without_logprobs_fall_back_to_text(judge):
+    server, config = judge
+    server.reject_logprobs = True
+    service_for(config)._memory.clear()
+    result = check("y", {"metric": "llm-rubric", "value": "another rubric"})
+    assert result.value == 1.0 and result.detail["judge"]["source"] == "text"
+
+
+def test_rerun_is_served_from_the_results_database_cache(judge, tmp_path):
+    server, config = judge
+    suite = {"name": "judged", "judge": config, "cases": [
+        {"id": f"c{i}", "output": f"answer {i}", "metrics": [{"metric": "llm-rubric", "value": f"rubric {i}"}]}
+        for i in range(5)]}
+    first = evaluate(suite, db=tmp_path / "r.db")
+    calls = len(server.requests)
+    service_for(config)._memory.clear()  # a new process would start with an empty memory cache
+    second = evaluate(suite, db=tmp_path / "r.db")
+    assert len(server.requests) == calls == 5  # zero judge calls on the rerun
+    assert [c["metrics"][0]["value"] for c in first.cases] == [c["metrics"][0]["value"] for c in second.cases]
+    assert all(c["metrics"][0]["detail"]["judge"]["cached"] for c in second.cases)
+
+
+def test_g_eval_and_factuality_read_categorical_probabilities(judge):
+    server, _ = judge
+    g = check("fine answer", {"metric": "g-eval", "value": "helpfulness"})
+    mean = 4 * 0.6 + 5 * 0.3 + 3 * 0.1
+    assert g.value == pytest.approx((mean - 1) / 4) and g.detail["steps"] == ["Read it.", "Judge it."]
+    assert g.detail["method"].startswith("probability-weighted")
+    steps_requests = [r for r in server.requests if r.get("response_format")]
+    check("another answer", {"metric": "g-eval", "value": "helpfulness"})
+    assert len([r for r in server.requests if r.get("response_format")]) == len(steps_requests)  # steps frozen
+    fact = check("Lyon", {"metric": "factuality", "value": "Paris"}, query="Capital of France?")
+    assert fact.detail["category"] == "disagrees" and fact.value == pytest.approx(0.3) and fact.passed is False
+    strict = check("Lyon", {"metric": "factuality", "value": "Paris", "config": {"scores": {"subset": 0}}})
+    assert strict.value == pytest.approx(0.1)
+
+
+def test_read_decision_rules():
+    reply = JudgeReply("Yes", [(" yes", math.log(0.5)), ("No.", math.log(0.25)), ("maybe", math.log(0.25))])
+    option, probabilities, source = read_decision(reply, ("yes", "no"))
+    assert option == "yes" and probabilities["yes"] == pytest.approx(2 / 3) and source == "logprobs"
+    assert read_decision(JudgeReply("B) superset", None), ("A", "B"))[0] == "B"
+    with pytest.raises(ValueError):
+        read_decision(JudgeReply("perhaps", None), ("yes", "no"))
+    assert JudgeRequest((("user", "x"),)).as_messages() == [{"role": "user", "content": "x"}]
