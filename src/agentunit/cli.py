@@ -207,6 +207,30 @@ def models_path(name: str) -> None:
         raise _fail_usage(str(exc)) from None
 
 
+@models.command("serve")
+@click.argument("name", type=click.Choice(["judge"]))
+@click.option("--port", type=click.IntRange(0, 65535), default=0, show_default=True, help="0 picks a free port.")
+def models_serve(name: str, port: int) -> None:
+    """Serve the embedded judge as an OpenAI-compatible HTTP server on 127.0.0.1 (Ctrl-C stops it)."""
+    import time
+
+    from agentunit.judges.providers import LocalProvider
+
+    provider = LocalProvider({"port": port})
+    try:
+        server = provider.server
+    except AgentUnitError as exc:
+        raise _fail_usage(str(exc)) from None
+    address = server.listening_address
+    sys.stdout.write(f"judge ({provider.model}) serving OpenAI-compatible API at {address}/v1\n")
+    sys.stdout.flush()
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        pass
+
+
 def main() -> None:
     try:
         app()

@@ -24,7 +24,8 @@ def test_llm_rubric_on_clear_cases():
 
 
 def test_factuality_and_g_eval_on_clear_cases():
-    agree = check("Paris is the capital of France.", {"metric": "factuality", "value": "The capital of France is Paris."},
+    agree = check("Paris is the capital of France.",
+                  {"metric": "factuality", "value": "The capital of France is Paris."},
                   query="What is the capital of France?")
     disagree = check("Berlin is the capital of France.",
                      {"metric": "factuality", "value": "The capital of France is Paris."},

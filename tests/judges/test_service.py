@@ -56,8 +56,10 @@ class ScriptedJudge:
             return _completion("PASS" if strict else "hmm", None, usage)
         if "Answer with a single digit" in last:
             return _completion("4", [("4", 0.6), ("5", 0.3), ("3", 0.1)] if body.get("logprobs") else None, usage)
-        if "single letter" in last:
-            return _completion("D", [("D", 0.7), ("A", 0.2), ("C", 0.1)] if body.get("logprobs") else None, usage)
+        if "Submitted answer: Lyon" in last and "contradicts" in last:
+            return _completion("FAIL", [("FAIL", 0.7), ("PASS", 0.3)] if body.get("logprobs") else None, usage)
+        if "Submitted answer: Lyon" in last and "every fact" in last:
+            return _completion("FAIL", [("FAIL", 0.6), ("PASS", 0.4)] if body.get("logprobs") else None, usage)
         top = [("PASS", 0.8), ("FAIL", 0.2), ("pass", 0.05), ("The", 0.01)] if body.get("logprobs") else None
         return _completion("PASS", top, usage)
 
@@ -139,8 +141,10 @@ def test_g_eval_and_factuality_read_categorical_probabilities(judge):
     assert len([r for r in server.requests if r.get("response_format")]) == len(steps_requests)  # steps frozen
     fact = check("Lyon", {"metric": "factuality", "value": "Paris"}, query="Capital of France?")
     assert fact.detail["category"] == "disagrees" and fact.value == pytest.approx(0.3) and fact.passed is False
+    assert set(fact.detail["judge"]) == {"consistent"}  # one call by default
     strict = check("Lyon", {"metric": "factuality", "value": "Paris", "config": {"scores": {"subset": 0}}})
-    assert strict.value == pytest.approx(0.1)
+    assert set(strict.detail["judge"]) == {"consistent", "complete"}
+    assert strict.value == pytest.approx(0.3 * 0.4)  # only P(consistent) · P(complete) keeps its score
 
 
 def test_read_decision_rules():

@@ -56,6 +56,8 @@ class LocalProvider:
                 params.cpuparams_batch.n_threads = threads
                 params.warmup = False
                 params.verbosity = -1
+                params.hostnames = ["127.0.0.1"]
+                params.port = int(self.config.get("port", 0))  # llama.cpp's own HTTP server; 0 = any free port
                 self._server = xllamacpp.Server(params)
             return self._server
 

@@ -16,9 +16,6 @@ from agentunit.judges.base import JudgeRequest
 from agentunit.metrics.base import Metric, MetricResult
 from agentunit.metrics.registry import register
 
-FACT_CATEGORIES = {
-    "A": "subset", "B": "superset", "C": "same", "D": "disagrees", "E": "differs-immaterially",
-}
 DEFAULT_FACT_SCORES = {"subset": 1.0, "superset": 1.0, "same": 1.0, "disagrees": 0.0, "differs-immaterially": 1.0}
 
 
@@ -88,13 +85,18 @@ class LlmRubric(JudgedMetric):
 @register("factuality", family="judge", value="required", threshold=0.5, model="judge",
           example='{metric: factuality, value: "Paris is the capital of France."}')
 class Factuality(JudgedMetric):
-    """Compare the output with a reference answer in one categorical decision (OpenAI evals' "fact"
-    rubric, as promptfoo): (A) subset of the reference, (B) superset, (C) the same details,
-    (D) disagrees, (E) differs in ways that do not matter for factuality.
+    """Compare the output with a reference answer: does it disagree with it, leave facts out (subset),
+    or add facts (superset)? Categories as promptfoo's factuality: subset, superset, same, disagrees,
+    differs-immaterially.
 
-    Score = Σ P(category) · score(category); by default every category scores 1 except ``disagrees``
-    (0), so the score is 1 − P(disagrees). ``config.scores`` overrides per category (e.g.
-    ``{subset: 0}`` to fail incomplete answers); passes when ≥ threshold (default 0.5).
+    Algorithm: the five-way question is asked as binary PASS/FAIL decisions, because the 1.5B local
+    judge's five-way distribution was near-uniform (docs/judges.md). Decision 1 (always): is the
+    answer consistent with the reference (no contradiction)? — P(consistent). Only when
+    ``config.scores`` penalises ``subset`` or ``superset``: decision 2, does it state every fact of
+    the reference; decision 3, does it add facts. Category probabilities: disagrees = 1 − P(c);
+    subset = P(c)(1 − P(complete)); superset = P(c)·P(complete)·P(extra); same = the rest.
+    Score = Σ P(category) · score(category); by default only ``disagrees`` scores 0, so the score is
+    P(consistent) from one call. Passes when ≥ threshold (default 0.5).
     """
 
     def setup(self) -> None:
@@ -105,30 +107,39 @@ class Factuality(JudgedMetric):
         scores.update({k: float(v) for k, v in overrides.items()})
         self._scores = scores
 
+    async def _decide(self, instruction: str, reference: str, answer: str, question: str) -> Any:
+        user = (f"Question: {question}\nExpert answer: {reference}\nSubmitted answer: {answer}\n\n{instruction}")
+        return await _judge().decide(JudgeRequest((("system", FACT_SYSTEM), ("user", user)), options=("PASS", "FAIL")))
+
     async def evaluate_async(self, case, trace, outcome) -> MetricResult:
         question = _question(case, outcome) or "(not given)"
-        user = (f"QUESTION: {question}\n\nEXPERT ANSWER: {self.expected(case)}\n\n"
-                f"SUBMITTED ANSWER: {outcome.output}\n\nAnswer with a single letter: A, B, C, D or E.")
-        decision = await _judge().decide(JudgeRequest((("system", FACT_INSTRUCTIONS), ("user", user)),
-                                                      options=tuple(FACT_CATEGORIES)))
-        probabilities = {FACT_CATEGORIES[k]: p for k, p in decision.probabilities.items()}
-        score = sum(p * self._scores[name] for name, p in probabilities.items())
-        chosen = FACT_CATEGORIES[decision.option]
-        return self.result(score, reason=f"{chosen} (score {score:.3f})",
-                           detail={"category": chosen, "categories": {k: round(v, 4) for k, v in probabilities.items()},
-                                   "judge": decision.to_detail()})
+        reference, answer = str(self.expected(case)), outcome.output
+        decisions = {"consistent": await self._decide(FACT_CONSISTENT, reference, answer, question)}
+        p_consistent = decisions["consistent"].probabilities["PASS"]
+        p_complete, p_extra = 1.0, 0.0
+        if self._scores["subset"] < self._scores["same"]:
+            decisions["complete"] = await self._decide(FACT_COMPLETE, reference, answer, question)
+            p_complete = decisions["complete"].probabilities["PASS"]
+        if self._scores["superset"] < self._scores["same"]:
+            decisions["extra"] = await self._decide(FACT_EXTRA, reference, answer, question)
+            p_extra = decisions["extra"].probabilities["FAIL"]  # FAIL = it adds facts
+        categories = {"disagrees": 1 - p_consistent, "subset": p_consistent * (1 - p_complete),
+                      "superset": p_consistent * p_complete * p_extra,
+                      "same": p_consistent * p_complete * (1 - p_extra)}
+        score = sum(p * self._scores[name] for name, p in categories.items())
+        chosen = max(categories, key=categories.__getitem__)
+        return self.result(score, reason=f"{chosen} (P(consistent) {p_consistent:.3f}, score {score:.3f})",
+                           detail={"category": chosen, "categories": {k: round(v, 4) for k, v in categories.items()},
+                                   "judge": {k: d.to_detail() for k, d in decisions.items()}})
 
 
 # Static instructions first: the local runtime reuses the cached prefix across cases.
-FACT_INSTRUCTIONS = (
-    "You compare a submitted answer with an expert answer for factual agreement. Ignore style, grammar and "
-    "punctuation. Pick one option:\n"
-    "(A) The submitted answer is a subset of the expert answer and fully consistent with it.\n"
-    "(B) The submitted answer is a superset of the expert answer and fully consistent with it.\n"
-    "(C) The submitted answer contains all the same details as the expert answer.\n"
-    "(D) There is a disagreement between the submitted answer and the expert answer.\n"
-    "(E) The answers differ, but these differences don't matter from the perspective of factuality.\n"
-    "Answer with one letter.")
+FACT_SYSTEM = "You check a submitted answer against an expert answer. Reply FAIL or PASS."
+FACT_CONSISTENT = ("If the submitted answer contradicts the expert answer or states something false, reply FAIL. "
+                   "Otherwise reply PASS.")
+FACT_COMPLETE = "If the submitted answer states every fact in the expert answer, reply PASS. Otherwise reply FAIL."
+FACT_EXTRA = ("If the submitted answer adds facts that are not in the expert answer, reply FAIL. "
+              "Otherwise reply PASS.")
 
 STEPS_SCHEMA = {"type": "object", "properties": {"steps": {"type": "array", "items": {"type": "string"},
                                                            "minItems": 2, "maxItems": 6}}, "required": ["steps"]}
