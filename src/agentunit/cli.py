@@ -46,9 +46,10 @@ def _fail_usage(message: str) -> click.exceptions.Exit:
 @click.option("--filter", "filter_", metavar="REGEX", help="Run only cases whose id or prompt matches.")
 @click.option("--timeout", type=click.FloatRange(min=0.001), help="Seconds per target call (retries included).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary.")
+@click.option("--dry-run", is_flag=True, help="Count the target and judge calls (and tokens) a run would make.")
 def run(suite: Path | None, jobs: int | None, repeat: int | None, no_cache: bool, resume: str | None, db: Path,
         output: Path | None, junit: Path | None, markdown: Path | None, html: Path | None,
-        filter_: str | None, timeout: float | None, quiet: bool) -> None:
+        filter_: str | None, timeout: float | None, quiet: bool, dry_run: bool) -> None:
     """Run SUITE against its target, store the results, write reports; exit 0/1/2."""
     from agentunit.core.engine import Engine, RunOptions
     from agentunit.store.sqlite import Store
@@ -73,6 +74,12 @@ def run(suite: Path | None, jobs: int | None, repeat: int | None, no_cache: bool
         options = RunOptions(concurrency=jobs or loaded.options.get("concurrency", 8), repeat=repeat,
                              timeout=timeout, cache=not no_cache and loaded.options.get("cache", True),
                              resume=resume, filter=filter_)
+        if dry_run:
+            from agentunit.core.dryrun import dry_run as count_calls
+
+            store.close()
+            sys.stdout.write(count_calls(loaded, db, options).text() + "\n")
+            raise click.exceptions.Exit(EXIT_OK)
         engine = Engine(loaded, store, options)
     except SuiteError as exc:
         for problem in exc.problems:

@@ -155,3 +155,27 @@ def test_read_decision_rules():
     with pytest.raises(ValueError):
         read_decision(JudgeReply("perhaps", None), ("yes", "no"))
     assert JudgeRequest((("user", "x"),)).as_messages() == [{"role": "user", "content": "x"}]
+
+
+def test_dry_run_counts_uncached_calls_without_making_them(judge, tmp_path):
+    server, config = judge
+    suite_path = tmp_path / "s.json"
+    suite_path.write_text(json.dumps({"name": "dry", "judge": config, "target": {"type": "http",
+                                                                                 "url": "http://127.0.0.1:9/x"},
+                                      "cases": [{"id": f"c{i}", "prompt": f"q{i}", "metrics": [
+                                          {"metric": "llm-rubric", "value": f"rubric {i}"}]} for i in range(3)]
+                                     + [{"id": "rec", "output": "recorded", "metrics": [
+                                         {"metric": "llm-rubric", "value": "recorded rubric"}]}]}))
+    from tests.conftest import run_cli
+
+    db = tmp_path / "r.db"
+    proc = run_cli("run", str(suite_path), "--db", str(db), "--dry-run")
+    assert proc.returncode == 0, proc.stderr
+    assert "3 target calls not in the cache; 4 judge calls not in the cache (0 cached)" in proc.stdout
+    assert server.requests == []  # nothing was sent to the judge
+    # after a real run of the recorded case, its judge call is cached and no longer counted
+    evaluate({"name": "warm", "judge": config, "cases": [{"id": "rec", "output": "recorded", "metrics": [
+        {"metric": "llm-rubric", "value": "recorded rubric"}]}]}, db=db)
+    proc = run_cli("run", str(suite_path), "--db", str(db), "--dry-run")
+    assert "4 judge calls not in the cache" not in proc.stdout and "3 judge calls not in the cache (1 cached)" \
+        in proc.stdout

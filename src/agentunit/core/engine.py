@@ -24,7 +24,7 @@ from agentunit.core.scoring import judge_case, pass_at_k, pass_hat_k
 from agentunit.core.trace import TraceLog
 from agentunit.datasets.base import DatasetCase
 from agentunit.errors import AgentUnitError
-from agentunit.judges.service import current_judge, use_judge
+from agentunit.judges.service import current_judge, set_current_judge, use_judge
 from agentunit.metrics import metric_from_spec
 from agentunit.metrics.base import score, score_async
 from agentunit.store.sqlite import Store
@@ -104,13 +104,15 @@ class Engine:
     """Runs one suite into one store. Build it, then ``await run()`` (or use ``run_suite``)."""
 
     def __init__(self, suite: Suite, store: Store, options: RunOptions | None = None, *,
-                 target: Target | None = None, on_progress: Callable[[int, int | None], None] | None = None):
+                 target: Target | None = None, on_progress: Callable[[int, int | None], None] | None = None,
+                 judge: Any = None):
         self.suite = suite
         self.store = store
         self.options = options or RunOptions()
         base_dir = suite.path.parent if suite.path else None
         self.target = target if target is not None else make_target(suite.target, base_dir)
         self.on_progress = on_progress
+        self.judge = judge  # a JudgeService to use instead of the suite's (dry runs count calls with one)
         # The per-case limit spans every attempt; a target's own `timeout` bounds one attempt.
         self.timeout = self.options.timeout or suite.options.get("timeout")
         if self.timeout is None and self.target is not None and self.target.kind != "echo":
@@ -229,7 +231,11 @@ class Engine:
                             options=_public_options(options),
                             target=self.target.describe() if self.target else None)
         self.run_id = run_id
-        use_judge(self.suite.judge, store)  # model-backed metrics use the suite's judge and cache
+        if self.judge is not None:
+            self.judge.store = store
+            set_current_judge(self.judge)
+        else:
+            use_judge(self.suite.judge, store)  # model-backed metrics use the suite's judge and cache
         jobs = self._jobs(skip)
 
         async def worker() -> None:

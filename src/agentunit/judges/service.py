@@ -142,6 +142,10 @@ def use_judge(config: dict[str, Any] | None, store: Any = None) -> contextvars.T
     return _current.set(service)
 
 
+def set_current_judge(service: JudgeService) -> contextvars.Token:
+    return _current.set(service)
+
+
 def current_judge() -> JudgeService:
     """The judge metrics should use: the run's, else the local embedded judge."""
     service = _current.get()

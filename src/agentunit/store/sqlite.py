@@ -52,7 +52,7 @@ class Store:
         self.path = str(path)
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        self.conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        self.conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, uri=True)
         self.conn.execute("PRAGMA journal_mode=WAL")
         self.conn.execute("PRAGMA synchronous=NORMAL")
         self.conn.execute("PRAGMA busy_timeout=5000")
@@ -63,6 +63,13 @@ class Store:
         self._metrics: list[tuple[Any, ...]] = []
         self._cache: dict[str, tuple[str, float | None]] = {}
         self._last_flush = time.monotonic()
+        self._read_only_source = False
+
+    def read_caches_from(self, path: str | Path) -> None:
+        """Also look up target and judge caches in another database, read-only (for ``--dry-run``)."""
+        if Path(path).exists():
+            self.conn.execute("ATTACH DATABASE ? AS source", (f"file:{path}?mode=ro",))
+            self._read_only_source = True
 
     # -- runs -----------------------------------------------------------------------------------
 
@@ -150,6 +157,8 @@ class Store:
         if pending is not None:
             return pending
         row = self.conn.execute("SELECT reply, latency_ms FROM cache WHERE key = ?", (key,)).fetchone()
+        if row is None and self._read_only_source:
+            row = self.conn.execute("SELECT reply, latency_ms FROM source.cache WHERE key = ?", (key,)).fetchone()
         return (row[0], row[1]) if row else None
 
     def cache_put(self, key: str, reply_json: str, latency_ms: float | None) -> None:
@@ -159,6 +168,8 @@ class Store:
 
     def judge_cache_get(self, key: str) -> str | None:
         row = self.conn.execute("SELECT reply FROM judge_cache WHERE key = ?", (key,)).fetchone()
+        if row is None and self._read_only_source:
+            row = self.conn.execute("SELECT reply FROM source.judge_cache WHERE key = ?", (key,)).fetchone()
         return row[0] if row else None
 
     def judge_cache_put(self, key: str, reply_json: str) -> None:
