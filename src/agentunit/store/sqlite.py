@@ -183,20 +183,20 @@ class Store:
         return dict(cur.fetchall())
 
     def metric_counts(self, run_id: str) -> dict[str, dict[str, int]]:
-        cur = self.conn.execute("SELECT metric, status, COUNT(*) FROM metric_results WHERE run_id = ?"
-                                " GROUP BY metric, status ORDER BY metric", (run_id,))
-        out: dict[str, dict[str, int]] = {}
-        for metric, status, count in cur:
-            out.setdefault(metric, {})[status] = count
-        return out
+        """Per metric name: counts of results by status."""
+        return self._counts_by("metric", run_id)
 
     def label_counts(self, run_id: str) -> dict[str, dict[str, int]]:
         """Per metric group label (promptfoo's ``metric:`` name): counts of results by status."""
-        cur = self.conn.execute("SELECT label, status, COUNT(*) FROM metric_results WHERE run_id = ?"
-                                " AND label IS NOT NULL GROUP BY label, status ORDER BY label", (run_id,))
+        return self._counts_by("label", run_id)
+
+    def _counts_by(self, column: str, run_id: str) -> dict[str, dict[str, int]]:
+        assert column in ("metric", "label")
+        cur = self.conn.execute(f"SELECT {column}, status, COUNT(*) FROM metric_results WHERE run_id = ?"
+                                f" AND {column} IS NOT NULL GROUP BY {column}, status ORDER BY {column}", (run_id,))
         out: dict[str, dict[str, int]] = {}
-        for label, status, count in cur:
-            out.setdefault(label, {})[status] = count
+        for key, status, count in cur:
+            out.setdefault(key, {})[status] = count
         return out
 
     def repeat_counts(self, run_id: str) -> list[tuple[str, int, int]]:
