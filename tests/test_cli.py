@@ -258,3 +258,8 @@ def test_progress_bar_is_drawn_on_a_terminal_only(tmp_path):
     assert proc.returncode == 0 and progress in screen and "3/3" in screen
     piped = run_cli("run", str(suite), "--db", str(tmp_path / "r2.db"))
     assert piped.returncode == 0 and "\x1b[" not in piped.stdout + piped.stderr
+
+
+def test_bad_filter_regex_exits_2(tmp_path):
+    proc = run_cli("run", "examples/trusys_example.yaml", "--filter", "([", "--db", str(tmp_path / "r.db"))
+    assert proc.returncode == 2 and "not a valid regular expression" in proc.stderr and "Traceback" not in proc.stderr

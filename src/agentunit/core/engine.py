@@ -101,7 +101,7 @@ def _now_iso() -> str:
 
 
 class Engine:
-    """Runs one suite into one store. Build it, then ``await run()`` (or use ``run_suite``)."""
+    """Runs one suite into one store. Build it, then ``await run()``."""
 
     def __init__(self, suite: Suite, store: Store, options: RunOptions | None = None, *,
                  target: Target | None = None, on_progress: Callable[[int, int | None], None] | None = None,
@@ -118,7 +118,10 @@ class Engine:
         if self.timeout is None and self.target is not None and self.target.kind != "echo":
             self.timeout = DEFAULT_CASE_TIMEOUT_S
         self.use_cache = self.options.cache and self.target is not None and self.target.cache_enabled
-        self._filter = re.compile(self.options.filter) if self.options.filter else None
+        try:
+            self._filter = re.compile(self.options.filter) if self.options.filter else None
+        except re.error as exc:
+            raise AgentUnitError(f"--filter {self.options.filter!r} is not a valid regular expression: {exc}") from None
         self._done = 0
         self.run_id: str | None = None
 
@@ -286,12 +289,6 @@ def summarize(store: Store, run_id: str, repeat: int = 1) -> dict[str, Any]:
             "cases": per_case,
         }
     return summary
-
-
-def run_suite(suite: Suite, store: Store, options: RunOptions | None = None, *, target: Target | None = None,
-              on_progress: Callable[[int, int | None], None] | None = None) -> RunResult:
-    """Run a validated suite synchronously (see Engine)."""
-    return asyncio.run(Engine(suite, store, options, target=target, on_progress=on_progress).run())
 
 
 def _envelope(outcome: Outcome) -> dict[str, Any] | None:
