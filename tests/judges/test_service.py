@@ -179,3 +179,14 @@ def test_dry_run_counts_uncached_calls_without_making_them(judge, tmp_path):
     proc = run_cli("run", str(suite_path), "--db", str(db), "--dry-run")
     assert "4 judge calls not in the cache" not in proc.stdout and "3 judge calls not in the cache (1 cached)" \
         in proc.stdout
+
+
+def test_run_summary_counts_judge_calls_and_tokens(judge, tmp_path):
+    _, config = judge
+    suite = {"name": "usage", "judge": config, "cases": [
+        {"id": "a", "output": "x", "metrics": [{"metric": "llm-rubric", "value": "usage rubric a"}]},
+        {"id": "b", "output": "y", "metrics": [{"metric": "llm-rubric", "value": "usage rubric b"}]}]}
+    first = evaluate(suite, db=tmp_path / "r.db").summary["judge"]
+    assert first["provider"] == "openai" and first["calls"] == 2 and first["prompt_tokens"] == 100
+    second = evaluate(suite, db=tmp_path / "r.db").summary["judge"]
+    assert second["calls"] == 0 and second["cache_hits"] == 2

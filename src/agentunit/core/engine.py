@@ -8,6 +8,7 @@ cached by request hash (keeping their original latency); ``resume`` skips commit
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hashlib
 import re
 import secrets
@@ -239,6 +240,7 @@ class Engine:
             set_current_judge(self.judge)
         else:
             use_judge(self.suite.judge, store)  # model-backed metrics use the suite's judge and cache
+        judge_before = dataclasses.replace(current_judge().stats)
         jobs = self._jobs(skip)
 
         async def worker() -> None:
@@ -252,9 +254,13 @@ class Engine:
         finally:
             if self.target is not None:
                 await self.target.aclose()
-            await current_judge().aclose()
+            judge = current_judge()
+            await judge.aclose()
             store.flush()
             summary = summarize(store, run_id, options.repeat)
+            used = {k: getattr(judge.stats, k) - getattr(judge_before, k) for k in vars(judge_before)}
+            if any(used.values()):
+                summary["judge"] = {**judge.provider.describe(), **used}
             finished_at = _now_iso()
             store.mark_run(run_id, status, finished_at=finished_at, summary=summary)
         return RunResult(run_id=run_id, suite=self.suite.name, started_at=started_at, finished_at=finished_at,

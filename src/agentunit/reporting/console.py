@@ -62,6 +62,10 @@ def print_summary(result: Any, db_path: str | None = None, out: TextIO | None = 
     unpassed = s["failed"] + s["errored"]
     if unpassed > shown:
         write(f"… and {unpassed - shown} more (see the reports or the results DB)\n")
+    if "judge" in s:
+        j = s["judge"]
+        write(f"judge {j.get('provider')}: {j['calls']} calls, {j['cache_hits']} cached, "
+              f"{j['prompt_tokens']} prompt + {j['completion_tokens']} completion tokens\n")
     if "repeat" in s:
         r = s["repeat"]
         write(f"repeats k={r['k']}: pass rate {r['pass_rate']:.3f}  pass@{r['k']} {r['pass_at_k']:.3f}  "
