@@ -83,3 +83,12 @@ def test_overlap_falls_back_to_expected_output_and_validates_config():
     with pytest.raises(MetricConfigError):
         check("x", {"metric": "bleu", "value": "x", "config": {"smooth": "magic"}})
     assert check("a b c", {"metric": "not-bleu", "value": "x y z"}).passed is True
+
+
+def test_tokenizer_matches_sacrebleu_on_random_punctuation_soup():
+    reference = Tokenizer13a()
+    rng = random.Random(1)
+    alphabet = "ab9 0.,-.,1 2$x(é)\n.,-&;:{}[]  \t"
+    for _ in range(20_000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 16)))
+        assert " ".join(tokenize_13a(text)) == reference(text.rstrip()), repr(text)

@@ -24,8 +24,9 @@ _SMOOTH_DEFAULTS = {"floor": 0.1, "add-k": 1.0}
 
 # sacrebleu's 13a tokenizer (mteval-v13a), applied after its language-independent replacements. Its
 # first rule, r"([\{-\~\[-\` -\&\(-\+\:-\@\/])" → r" \1 ", pads every ASCII symbol with spaces; a
-# translate table does the same in one C-level pass instead of a regex substitution per character.
-_PAD_SYMBOLS = str.maketrans({c: f" {c} " for c in "{|}~[\\]^_` !\"#$%&()*+:;<=>?@/"})
+# translate table does the same in one C-level pass instead of a regex substitution per character
+# (the class includes the space, whose padding changes no token, so it is left out).
+_PAD_SYMBOLS = str.maketrans({c: f" {c} " for c in "{|}~[\\]^_`!\"#$%&()*+:;<=>?@/"})  # the space needs no padding
 _13A = (
     (re.compile(r"([^0-9])([\.,])"), r"\1 \2 "),
     (re.compile(r"([\.,])([^0-9])"), r" \1 \2"),
