@@ -23,7 +23,7 @@ lint: setup
 	$(VENV)/bin/ruff check src tests bench examples
 
 models: setup
-	$(VENV)/bin/agentunit models install embeddings judge
+	$(VENV)/bin/agentunit models install embeddings judge perplexity
 
 test: lint models
 	HF_HUB_OFFLINE=1 $(PY) -m pytest

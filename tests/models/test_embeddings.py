@@ -80,3 +80,17 @@ def test_async_batcher_returns_each_caller_its_vectors():
     assert len(first) == 2 and len(second) == 1
     expected = embeddings.embedder().embed(["three"])[0]
     assert float(abs(second[0] - expected).max()) < 1e-5
+
+
+def test_perplexity_falls_back_to_the_embedded_language_model():
+    try:
+        require("perplexity")
+    except ModelNotInstalled as exc:
+        pytest.fail(f"{exc} (make test does this before the tests)")
+    plain = check("The cat sat on the mat and looked out of the window at the birds.", "perplexity")
+    shuffled = check("cat the of mat window sat on looked out the The birds. at and the", "perplexity")
+    assert plain.detail["source"].startswith("embedded SmolLM2") and plain.detail["tokens"] == 15
+    assert plain.value < 100 < 1000 < shuffled.value
+    assert check("The cat sat on the mat.", "perplexity", logprobs=[-1.0, -1.0]).detail["source"] == "target logprobs"
+    score = check("Paris is the capital of France.", {"metric": "perplexity-score", "threshold": 0.05})
+    assert score.passed is True and 0 < score.value < 1

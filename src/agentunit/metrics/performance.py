@@ -75,31 +75,64 @@ def _number(value: Any) -> float | None:
     return float(value)
 
 
-def _perplexity(outcome: Any) -> float:
-    logprobs = outcome.logprobs
-    return math.exp(-sum(logprobs) / len(logprobs))
+class _PerplexityBase(Metric):
+    """exp(−mean token log-probability): the target's logprobs when it returns them, else the embedded LM."""
+
+    def _measure(self, outcome: Any) -> tuple[float, int, str] | None:
+        if outcome.logprobs:
+            return math.exp(-sum(outcome.logprobs) / len(outcome.logprobs)), len(outcome.logprobs), "target logprobs"
+        return None
+
+    def _embedded(self, text: str) -> tuple[float, int, str]:
+        from agentunit.models.perplexity import scorer
+
+        ppl, tokens = scorer().perplexity(text)
+        return ppl, tokens, "embedded SmolLM2-135M (the target gave no logprobs)"
+
+    def _result(self, measured: tuple[float, int, str]) -> MetricResult:
+        raise NotImplementedError
+
+    def evaluate(self, case, trace, outcome) -> MetricResult:
+        measured = self._measure(outcome)
+        if measured is None:
+            if len(outcome.output.split()) < 2 and len(outcome.output) < 8:
+                return self.not_measured("the output is too short to score")
+            measured = self._embedded(outcome.output)
+        return self._result(measured)
+
+    async def evaluate_async(self, case, trace, outcome) -> MetricResult:
+        import asyncio
+
+        measured = self._measure(outcome)
+        if measured is None:
+            if len(outcome.output.split()) < 2 and len(outcome.output) < 8:
+                return self.not_measured("the output is too short to score")
+            measured = await asyncio.to_thread(self._embedded, outcome.output)
+        return self._result(measured)
 
 
-@register("perplexity", family="performance", needs=("output", "logprobs"), direction="lower", kind="raw",
+@register("perplexity", family="performance", direction="lower", kind="raw", model="perplexity",
           example="{metric: perplexity, threshold: 20}")
-class Perplexity(Metric):
-    """Perplexity of the output from the target's token logprobs: exp(−mean logprob) (raw, lower is
-    better; passes when ≤ ``threshold`` if one is set). Not measured when the target returns no
-    logprobs (for the openai target, set ``logprobs: true``)."""
+class Perplexity(_PerplexityBase):
+    """Perplexity of the output: exp(−mean token log-probability) (raw, lower is better; passes when
+    ≤ ``threshold`` if one is set). From the target's token logprobs when it returns them (the openai
+    target with ``logprobs: true``, or ``trusys.logprobs``); otherwise the output is scored by the
+    embedded SmolLM2-135M, one forced token at a time (agentunit.models.perplexity). The detail says
+    which source was used."""
 
-    def evaluate(self, case, trace, outcome) -> MetricResult:
-        ppl = _perplexity(outcome)
-        return self.result(ppl, reason=f"perplexity {ppl:.3f} over {len(outcome.logprobs)} tokens",
-                           detail={"tokens": len(outcome.logprobs), "source": "target logprobs"})
+    def _result(self, measured: tuple[float, int, str]) -> MetricResult:
+        ppl, tokens, source = measured
+        return self.result(ppl, reason=f"perplexity {ppl:.3f} over {tokens} tokens",
+                           detail={"tokens": tokens, "source": source})
 
 
-@register("perplexity-score", family="performance", needs=("output", "logprobs"),
+@register("perplexity-score", family="performance", model="perplexity",
           example="{metric: perplexity-score, threshold: 0.2}")
-class PerplexityScore(Metric):
-    """1 / (1 + perplexity) from the target's token logprobs (0..1, higher is better). Not measured
-    when the target returns no logprobs."""
+class PerplexityScore(_PerplexityBase):
+    """1 / (1 + perplexity) (0..1, higher is better), with the perplexity as for ``perplexity``
+    (target logprobs, else the embedded SmolLM2-135M)."""
 
-    def evaluate(self, case, trace, outcome) -> MetricResult:
-        ppl = _perplexity(outcome)
+    def _result(self, measured: tuple[float, int, str]) -> MetricResult:
+        ppl, tokens, source = measured
         return self.result(1.0 / (1.0 + ppl), reason=f"1/(1+{ppl:.3f})",
-                           detail={"perplexity": ppl, "tokens": len(outcome.logprobs), "source": "target logprobs"})
+                           detail={"perplexity": ppl, "tokens": tokens, "source": source})
