@@ -18,6 +18,7 @@ class ScriptedJudge:
 
     def __init__(self):
         self.requests = []
+        self.anthropic_headers = []
         self.reject_logprobs = False
         outer = self
 
@@ -28,6 +29,11 @@ class ScriptedJudge:
             def do_POST(self):
                 body = json.loads(self.rfile.read(int(self.headers["content-length"])))
                 outer.requests.append(body)
+                if self.path == "/v1/messages":  # Anthropic's Messages API: text only
+                    outer.anthropic_headers.append(dict(self.headers))
+                    text = outer.answer({"messages": body["messages"]})["choices"][0]["message"]["content"]
+                    return self._send(200, {"content": [{"type": "text", "text": text}],
+                                            "usage": {"input_tokens": 40, "output_tokens": 1}})
                 if outer.reject_logprobs and body.get("logprobs"):
                     return self._send(400, {"error": {"message": "logprobs not supported"}})
                 return self._send(200, outer.answer(body))
@@ -190,3 +196,18 @@ def test_run_summary_counts_judge_calls_and_tokens(judge, tmp_path):
     assert first["provider"] == "openai" and first["calls"] == 2 and first["prompt_tokens"] == 100
     second = evaluate(suite, db=tmp_path / "r.db").summary["judge"]
     assert second["calls"] == 0 and second["cache_hits"] == 2
+
+
+def test_anthropic_provider_reads_text_verdicts(judge, monkeypatch):
+    server, _ = judge
+    monkeypatch.setenv("AU_ANTHROPIC_KEY", "sk-ant-test")
+    config = {"provider": "anthropic", "base_url": server.url.removesuffix("/v1"), "model": "claude-test",
+              "api_key_env": "AU_ANTHROPIC_KEY"}
+    result = evaluate({"name": "anthropic", "judge": config, "cases": [
+        {"output": "Paris", "metrics": [{"metric": "llm-rubric", "value": "names the capital"}]}]})
+    metric = result.cases[0]["metrics"][0]
+    assert metric["passed"] is True and metric["detail"]["judge"]["source"] == "text"
+    assert server.anthropic_headers[-1]["x-api-key"] == "sk-ant-test"
+    body = server.requests[-1]
+    assert body["model"] == "claude-test" and body["temperature"] == 0 and "system" in body
+    assert result.summary["judge"]["prompt_tokens"] == 40
