@@ -22,14 +22,16 @@ from agentunit.metrics.base import score_async
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
 SETS = {"llm-rubric": ("llm_rubric_dev.jsonl", "rubric"), "factuality": ("factuality_dev.jsonl", "reference"),
-        "g-eval": ("g_eval_dev.jsonl", "criteria")}
+        "g-eval": ("g_eval_dev.jsonl", "criteria"), "context-faithfulness": ("rag_dev.jsonl", None),
+        "hallucination": ("rag_dev.jsonl", None)}
 
 
 async def evaluate(metric_name: str, rows: list[dict]) -> list[tuple[int, float, bool]]:
     out = []
     for row in rows:
-        metric = create_metric(metric_name, value=row[SETS[metric_name][1]])
-        case = DatasetCase(id="dev", query=row.get("query") or "")
+        key = SETS[metric_name][1]
+        metric = create_metric(metric_name, value=row[key] if key else None)
+        case = DatasetCase(id="dev", query=row.get("query") or "", context=row.get("context"))
         outcome = Outcome(output=row["output"], query=row.get("query"))
         result = await score_async(metric, case, build_trace(outcome), outcome)
         if result.error:

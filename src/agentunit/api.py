@@ -74,6 +74,7 @@ def evaluate(
     filter: str | None = None,
     db: str | Path = ":memory:",
     name: str = "evaluate",
+    judge: dict[str, Any] | Any = None,
 ) -> RunResult:
     """Run a suite (a file path, a suite dict or a Suite) or a list of cases, and return the results.
 
@@ -85,13 +86,19 @@ def evaluate(
         concurrency, repeat, timeout, cache, filter: as for ``agentunit run``.
         db: results database (default in memory; pass a path to keep results and the cache).
         name: suite name when running bare cases.
+        judge: a judge config (``{"provider": "openai", ...}``) replacing the suite's, or a JudgeService.
     """
     built = _build_suite(suite, cases, metrics, name)
     built.validate()
+    service = None
+    if isinstance(judge, dict):
+        built.judge = judge
+    elif judge is not None:
+        service = judge
     target_obj = _target(target, built)
     store = Store(db)
     options = RunOptions(concurrency=concurrency, repeat=repeat, timeout=timeout, cache=cache, filter=filter)
-    return _run(Engine(built, store, options, target=target_obj))
+    return _run(Engine(built, store, options, target=target_obj, judge=service))
 
 
 def _run(engine: Engine) -> RunResult:

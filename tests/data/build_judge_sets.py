@@ -77,6 +77,22 @@ def main() -> None:
         geval.append({"query": None, "output": bad, "criteria": text, "label": 0})
     write("g_eval_dev.jsonl", geval)
 
+    invented = ["It was founded in 1732.", "It was designed by Marcus Holloway.", "About 4,500 people work there.",
+                "The Romans named it Veritas.", "It first happened in 1611.", "Professor Ingrid Vale confirmed it."]
+    rag = []
+    for index, (question, right, wrong, extra) in enumerate(FACTS):
+        short = [right, extra]
+        others = [FACTS[(index + k) % len(FACTS)] for k in (3, 7, 11, 13, 17, 19)]
+        long = [f"{o[1]} {o[3]}" for o in others[:3]] + [" ".join(short)] + [f"{o[1]} {o[3]}" for o in others[3:]]
+        made_up = invented[index % len(invented)]
+        for output, context, kind, label in [
+            (right, short, "grounded", 1), (extra, short, "grounded-detail", 1), (right, long, "grounded-long", 1),
+            (wrong, short, "contradicted", 0), (wrong, long, "contradicted-long", 0),
+            (f"{right} {made_up}", short, "unsupported-added", 0), (f"{right} {made_up}", long, "unsupported-long", 0),
+        ]:
+            rag.append({"query": question, "context": context, "output": output, "kind": kind, "label": label})
+    write("rag_dev.jsonl", rag)
+
 
 if __name__ == "__main__":
     main()

@@ -45,3 +45,12 @@ def test_answer_correctness_uses_statements_and_embeddings():
     wrong = check("Rome is the capital of France.", {"metric": "answer_correctness",
                                                      "value": "The capital of France is Paris."})
     assert close.detail["method"] == "statements+embeddings" and close.value > wrong.value
+
+
+def test_context_faithfulness_on_clear_cases():
+    context = ["The Eiffel Tower is in Paris. It was completed in 1889 and is about 330 metres tall."]
+    grounded = check("The Eiffel Tower was completed in 1889.", "context-faithfulness", context=context)
+    invented = check("The Eiffel Tower was completed in 1925 by Gustave Roux.", "context-faithfulness",
+                     context=context)
+    assert grounded.passed is True and invented.passed is False
+    assert invented.detail["claims"][0]["missing_numbers"] == ["1925"]

@@ -211,3 +211,15 @@ def test_anthropic_provider_reads_text_verdicts(judge, monkeypatch):
     body = server.requests[-1]
     assert body["model"] == "claude-test" and body["temperature"] == 0 and "system" in body
     assert result.summary["judge"]["prompt_tokens"] == 40
+
+
+def test_judge_cost_from_configured_prices(judge, tmp_path):
+    _, config = judge
+    priced = {**config, "cost_per_1k_prompt_tokens": 0.5, "cost_per_1k_completion_tokens": 2.0}
+    result = evaluate({"name": "priced", "judge": priced, "cases": [
+        {"output": "z", "metrics": [{"metric": "llm-rubric", "value": "priced rubric"}]}]}, db=tmp_path / "r.db")
+    assert result.summary["judge"]["cost"] == pytest.approx((50 * 0.5 + 1 * 2.0) / 1000)
+    assert result.cases[0]["metrics"][0]["detail"]["judge"]["cost"] == pytest.approx(0.027)
+    unpriced = evaluate({"name": "unpriced", "judge": config, "cases": [
+        {"output": "w", "metrics": [{"metric": "llm-rubric", "value": "unpriced rubric"}]}]})
+    assert unpriced.summary["judge"]["cost"] is None

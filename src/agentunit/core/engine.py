@@ -260,7 +260,9 @@ class Engine:
             summary = summarize(store, run_id, options.repeat)
             used = {k: getattr(judge.stats, k) - getattr(judge_before, k) for k in vars(judge_before)}
             if any(used.values()):
-                summary["judge"] = {**judge.provider.describe(), **used}
+                cost = judge.cost_of({"prompt_tokens": used["prompt_tokens"],
+                                      "completion_tokens": used["completion_tokens"]})
+                summary["judge"] = {**judge.provider.describe(), **used, "cost": cost}
             finished_at = _now_iso()
             store.mark_run(run_id, status, finished_at=finished_at, summary=summary)
         return RunResult(run_id=run_id, suite=self.suite.name, started_at=started_at, finished_at=finished_at,

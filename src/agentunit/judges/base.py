@@ -53,10 +53,14 @@ class Decision:
     text: str
     usage: dict[str, int]
     cached: bool = False
+    cost: float | None = None
 
     def to_detail(self) -> dict[str, Any]:
-        return {"option": self.option, "probabilities": {k: round(v, 4) for k, v in self.probabilities.items()},
-                "source": self.source, "cached": self.cached, "usage": self.usage}
+        detail = {"option": self.option, "probabilities": {k: round(v, 4) for k, v in self.probabilities.items()},
+                  "source": self.source, "cached": self.cached, "usage": self.usage}
+        if self.cost is not None:
+            detail["cost"] = self.cost
+        return detail
 
 
 class JudgeOutputError(ValueError):

@@ -92,7 +92,18 @@ class JudgeService:
             strict = _stricter(request)
             reply, cached = await self.reply(strict)
             option, probabilities, source = read_decision(reply, request.options)  # raises: recorded as error
-        return Decision(option, probabilities, source, reply.text, reply.usage, cached)
+        return Decision(option, probabilities, source, reply.text, reply.usage, cached,
+                        cost=None if cached else self.cost_of(reply.usage))
+
+    def cost_of(self, usage: dict[str, int]) -> float | None:
+        """Price of a call from ``cost_per_1k_prompt_tokens``/``cost_per_1k_completion_tokens`` in the judge
+        config (None when no price is configured; the local judge costs nothing)."""
+        prompt_price = self.config.get("cost_per_1k_prompt_tokens")
+        completion_price = self.config.get("cost_per_1k_completion_tokens")
+        if prompt_price is None and completion_price is None:
+            return 0.0 if self.config.get("provider", "local") == "local" else None
+        return (usage.get("prompt_tokens", 0) * float(prompt_price or 0)
+                + usage.get("completion_tokens", 0) * float(completion_price or 0)) / 1000.0
 
     async def generate(self, request: JudgeRequest) -> tuple[str, dict[str, int], bool]:
         """Free text (or JSON when ``json_schema`` is set): (text, usage, cached)."""

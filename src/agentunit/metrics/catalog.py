@@ -9,6 +9,7 @@ from agentunit.metrics import (  # noqa: F401
     numeric,
     overlap,
     performance,
+    rag,
     reference,
     script,
     semantic,

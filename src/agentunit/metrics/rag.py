@@ -1,0 +1,235 @@
+"""RAG metrics: faithfulness / hallucination, context recall, context relevance, answer relevance,
+retrieval quality.
+
+Built for a small local judge: texts are split into sentence-level claims; each claim gets one
+PASS/FAIL decision against the context, read from token probabilities, with the context at the
+start of the prompt so llama.cpp reuses its cache across claims and metrics. Deterministic evidence
+runs alongside: a number or a capitalised name in a claim that appears nowhere in the context caps
+the claim's support (see ``evidence``). Long contexts are cut to the passages most similar to the
+claim (embeddings). Without context (from the case, or ``trusys.context``) a metric is not measured.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from agentunit.judges.base import JudgeRequest
+from agentunit.metrics._sentences import split_sentences
+from agentunit.metrics.base import MetricResult
+from agentunit.metrics.judged import JudgedMetric
+from agentunit.metrics.registry import register
+
+MAX_CONTEXT_CHARS = 2400  # beyond this, only the passages most similar to the claim are shown
+TOP_PASSAGES = 4
+NUMBER_CAP = 0.1   # support of a claim with a number the context lacks
+ENTITY_CAP = 0.3   # support of a claim with a name the context lacks
+_NUMBER = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?")
+_NAME = re.compile(r"\b[A-Z][a-zA-Z]{2,}\b")
+# Capitalised words that are not names (sentence starters and the like).
+_STOP_NAMES = frozenset("""The This That These Those There It Its They Them We You He She His Her Our Their Yes No
+However Also And But Yet Then Thus Therefore Moreover Furthermore Here When While After Before Because Although
+Since For With From Into Each Every Some Many Most All Any Both Neither Either One Two Three Your Not Only
+About Around Over Under Between During Without Within What Which Who Whom Whose Where Why How Sure Please Thanks
+Note Overall Finally First Second Third Today Tomorrow Yesterday""".split())
+
+
+def evidence(claim: str, context: str) -> dict[str, Any]:
+    """Numbers and capitalised names of the claim that do not occur in the context (case-insensitive)."""
+    lowered = context.lower()
+    plain = lowered.replace(",", "")
+    numbers = [n for n in _NUMBER.findall(claim) if n.replace(",", "") not in plain]
+    names = [n for n in _NAME.findall(claim) if n not in _STOP_NAMES and n.lower() not in lowered]
+    return {"missing_numbers": numbers, "missing_names": names}
+
+
+def cap_support(probability: float, found: dict[str, Any]) -> float:
+    if found["missing_numbers"]:
+        return min(probability, NUMBER_CAP)
+    if found["missing_names"]:
+        return min(probability, ENTITY_CAP)
+    return probability
+
+
+def context_of(case: Any, outcome: Any) -> list[str] | None:
+    context = outcome.context or case.context
+    return [c for c in context if c and c.strip()] if context else None
+
+
+async def _passages_for(claim: str, passages: list[str]) -> str:
+    text = "\n".join(passages)
+    if len(text) <= MAX_CONTEXT_CHARS:
+        return text
+    from agentunit.models.embeddings import embed_texts
+
+    pieces = [s for p in passages for s in (split_sentences(p) or [p])]
+    vectors = await embed_texts([claim, *pieces])
+    ranked = sorted(range(len(pieces)), key=lambda i: -float((vectors[0] * vectors[i + 1]).sum()))
+    keep = sorted(ranked[:TOP_PASSAGES])
+    return "\n".join(pieces[i] for i in keep)
+
+
+async def claim_support(claim: str, passages: list[str]) -> dict[str, Any]:
+    """One claim against the context: the judge's P(supported), the evidence, the capped support."""
+    from agentunit.judges.service import current_judge
+
+    shown = await _passages_for(claim, passages)
+    decision = await current_judge().decide(JudgeRequest(
+        (("system", "You check claims against a context. Reply FAIL or PASS."),
+         ("user", f"Context:\n{shown}\n\nClaim: {claim}\n\nIf the context states or clearly implies the claim, "
+                  "reply PASS. If the context contradicts the claim or does not mention it, reply FAIL.")),
+        options=("PASS", "FAIL")))
+    found = evidence(claim, "\n".join(passages))
+    probability = decision.probabilities["PASS"]
+    return {"claim": claim, "judge_probability": round(probability, 4), "support": round(cap_support(probability,
+                                                                                                    found), 4),
+            **found, "judge_source": decision.source, "cached": decision.cached}
+
+
+class _ClaimMetric(JudgedMetric):
+    """Split a text into claims and check each against the context."""
+
+    async def _claims(self, text: str, passages: list[str]) -> list[dict[str, Any]]:
+        claims = split_sentences(text) or ([text.strip()] if text.strip() else [])
+        return [await claim_support(c, passages) for c in claims]
+
+
+@register("context-faithfulness", family="rag", aliases=("faithfulness", "faithfulness-metric"), threshold=0.7,
+          model="judge", example="{metric: context-faithfulness, threshold: 0.8}")
+class FaithfulnessMetric(_ClaimMetric):
+    """Share of the answer's claims supported by the context (RAGAS/promptfoo faithfulness).
+
+    Algorithm: sentence-level claims; for each, P(supported) from one PASS/FAIL judge decision with
+    the context first in the prompt, capped at 0.1 when the claim holds a number the context lacks
+    and at 0.3 for a missing capitalised name. Score = mean support. The detail lists every claim
+    with its judge probability, evidence and final support. No context → not measured.
+    """
+
+    async def evaluate_async(self, case, trace, outcome) -> MetricResult:
+        passages = context_of(case, outcome)
+        if not passages:
+            return self.not_measured("no context (set it on the case or return it in trusys.context)")
+        claims = await self._claims(outcome.output, passages)
+        if not claims:
+            return self.not_measured("the answer has no claims")
+        score = sum(c["support"] for c in claims) / len(claims)
+        return self.result(score, reason=f"{score:.2f} of {len(claims)} claims supported",
+                           detail={"claims": claims})
+
+
+@register("hallucination", family="rag", aliases=("hallucination_rate", "hallucination-rate-metric"),
+          threshold=0.3, direction="lower", model="judge", example="{metric: hallucination, threshold: 0.2}")
+class HallucinationRateMetric(_ClaimMetric):
+    """Share of the answer's content not supported by the context: 1 − faithfulness (lower is better;
+    passes when ≤ threshold, default 0.3). Same claims, decisions and evidence as context-faithfulness."""
+
+    async def evaluate_async(self, case, trace, outcome) -> MetricResult:
+        passages = context_of(case, outcome)
+        if not passages:
+            return self.not_measured("no context (set it on the case or return it in trusys.context)")
+        claims = await self._claims(outcome.output, passages)
+        if not claims:
+            return self.not_measured("the answer has no claims")
+        rate = 1 - sum(c["support"] for c in claims) / len(claims)
+        return self.result(rate, reason=f"{rate:.2f} of the answer unsupported", detail={"claims": claims})
+
+
+@register("context-recall", family="rag", needs=("output", "expected_output"), value="optional", threshold=0.7,
+          model="judge", example="{metric: context-recall, value: \"Paris is the capital of France.\"}")
+class ContextRecall(_ClaimMetric):
+    """Share of the expected answer's sentences attributable to the retrieved context (same per-claim
+    decision and evidence as context-faithfulness, applied to the expected output)."""
+
+    async def evaluate_async(self, case, trace, outcome) -> MetricResult:
+        passages = context_of(case, outcome)
+        if not passages:
+            return self.not_measured("no context (set it on the case or return it in trusys.context)")
+        claims = await self._claims(str(self.expected(case)), passages)
+        score = sum(c["support"] for c in claims) / len(claims)
+        return self.result(score, reason=f"{score:.2f} of the expected answer found in the context",
+                           detail={"claims": claims})
+
+
+async def _useful(passage: str, question: str, target: str | None) -> float:
+    from agentunit.judges.service import current_judge
+
+    goal = f"Question: {question}" + (f"\nExpected answer: {target}" if target else "")
+    decision = await current_judge().decide(JudgeRequest(
+        (("system", "You judge whether a passage helps answer a question. Reply FAIL or PASS."),
+         ("user", f"{goal}\n\nPassage: {passage}\n\nIf the passage contains information needed to answer the "
+                  "question, reply PASS. Otherwise reply FAIL.")),
+        options=("PASS", "FAIL")))
+    return decision.probabilities["PASS"]
+
+
+@register("context-relevance", family="rag", needs=("output", "query"), threshold=0.5, model="judge",
+          example="{metric: context-relevance}")
+class ContextRelevance(JudgedMetric):
+    """Share of the context needed to answer the query: the context is split into sentences and the
+    judge decides for each whether it holds information needed for the answer; score = mean P(PASS)."""
+
+    async def evaluate_async(self, case, trace, outcome) -> MetricResult:
+        passages = context_of(case, outcome)
+        if not passages:
+            return self.not_measured("no context (set it on the case or return it in trusys.context)")
+        question = outcome.query or case.query
+        sentences = [s for p in passages for s in (split_sentences(p) or [p])]
+        parts = [await _useful(s, question, None) for s in sentences]
+        score = sum(parts) / len(parts)
+        return self.result(score, reason=f"{score:.2f} of {len(sentences)} context sentences relevant",
+                           detail={"sentences": [{"text": s, "relevant": round(p, 4)}
+                                                 for s, p in zip(sentences, parts, strict=True)]})
+
+
+@register("retrieval_quality", family="rag", aliases=("retrieval-quality-metric",), needs=("output", "query"),
+          threshold=0.5, model="judge", example="{metric: retrieval_quality}")
+class RetrievalQualityMetric(JudgedMetric):
+    """Rank-aware precision of the retrieved context items (AgentUnit RetrievalQualityMetric): each item,
+    in retrieval order, gets P(useful) for the question (and the expected output when there is one);
+    score = average precision = Σ_k P@k · rel_k / Σ rel_k with soft relevances, so useful items ranked
+    first score higher. 0 when no item is useful."""
+
+    async def evaluate_async(self, case, trace, outcome) -> MetricResult:
+        passages = context_of(case, outcome)
+        if not passages:
+            return self.not_measured("no retrieved context")
+        question = outcome.query or case.query
+        target = None if case.expected_output is None else str(case.expected_output)
+        relevance = [await _useful(p, question, target) for p in passages]
+        total = sum(relevance)
+        if total == 0:
+            return self.result(0.0, reason="no retrieved item is useful", detail={"relevance": relevance})
+        running = 0.0
+        ap = 0.0
+        for k, rel in enumerate(relevance, 1):
+            running += rel
+            ap += (running / k) * rel
+        ap /= total
+        return self.result(ap, reason=f"average precision {ap:.3f} over {len(passages)} items",
+                           detail={"relevance": [round(r, 4) for r in relevance]})
+
+
+@register("answer-relevance", family="rag", needs=("output", "query"), threshold=0.5, model="judge",
+          example="{metric: answer-relevance}")
+class AnswerRelevance(JudgedMetric):
+    """How directly the answer addresses the query: P(PASS) of one judge decision "does the response
+    directly answer the question?" (an empty answer scores 0 without a call)."""
+
+    async def evaluate_async(self, case, trace, outcome) -> MetricResult:
+        from agentunit.judges.service import current_judge
+
+        if not outcome.output.strip():
+            return self.result(0.0, reason="empty answer")
+        question = outcome.query or case.query
+        decision = await current_judge().decide(JudgeRequest(
+            (("system", "You judge whether a response answers a question. Reply FAIL or PASS."),
+             ("user", f"Question: {question}\nResponse: {outcome.output}\n\nIf the response directly answers the "
+                      "question, reply PASS. If it is off-topic, evasive or answers something else, reply FAIL.")),
+            options=("PASS", "FAIL")))
+        score = decision.probabilities["PASS"]
+        return self.result(score, reason=f"P(answers the question) = {score:.3f}",
+                           detail={"judge": decision.to_detail()})
+
+
+__all__ = ["AnswerRelevance", "ContextRecall", "ContextRelevance", "FaithfulnessMetric",
+           "HallucinationRateMetric", "RetrievalQualityMetric"]

@@ -1,0 +1,118 @@
+"""RAG metrics: aggregation, evidence, not-measured paths and judge errors, with a scripted judge."""
+
+import math
+
+import pytest
+
+from agentunit import check, evaluate
+from agentunit.judges import service as judge_service
+from agentunit.judges.base import JudgeReply
+from agentunit.metrics.rag import cap_support, evidence
+
+
+class Scripted:
+    """A provider answering PASS for claims whose text contains a marker, FAIL otherwise."""
+
+    name = "scripted"
+
+    def __init__(self, passing=("Paris",), garbage=False):
+        self.passing = passing
+        self.garbage = garbage
+        self.requests = []
+
+    def describe(self):
+        return {"provider": "scripted", "passing": list(self.passing), "garbage": self.garbage}
+
+    async def call(self, request):
+        self.requests.append(request)
+        if self.garbage:
+            return JudgeReply("no idea")
+        text = request.messages[-1][1].split("Claim:")[-1].split("Passage:")[-1].split("Response:")[-1]
+        ok = any(p in text.split("\n\n")[0] for p in self.passing)
+        top = [("PASS", math.log(0.9 if ok else 0.1)), ("FAIL", math.log(0.1 if ok else 0.9))]
+        return JudgeReply("PASS" if ok else "FAIL", top)
+
+    async def aclose(self):
+        pass
+
+
+@pytest.fixture
+def scripted(monkeypatch):
+    def install(**kwargs):
+        service = judge_service.JudgeService({"provider": "local"})
+        service.provider = Scripted(**kwargs)
+        token = judge_service.set_current_judge(service)
+        return service, token
+
+    tokens = []
+
+    def factory(**kwargs):
+        service, token = install(**kwargs)
+        tokens.append(token)
+        return service
+
+    yield factory
+    for token in reversed(tokens):
+        judge_service._current.reset(token)
+
+
+CONTEXT = ["Paris is the capital of France. It has about 2.1 million inhabitants."]
+
+
+def test_faithfulness_averages_claim_support_and_lists_claims(scripted):
+    scripted(passing=("Paris", "capital"))
+    result = check("Paris is the capital. Berlin is lovely.", "context-faithfulness", context=CONTEXT)
+    claims = result.detail["claims"]
+    assert [c["claim"] for c in claims] == ["Paris is the capital.", "Berlin is lovely."]
+    assert claims[0]["support"] == pytest.approx(0.9)
+    assert claims[1]["missing_names"] == ["Berlin"] and claims[1]["support"] == pytest.approx(0.1)
+    assert result.value == pytest.approx(0.5) and result.passed is False
+    rate = check("Paris is the capital. Berlin is lovely.", "hallucination", context=CONTEXT)
+    assert rate.value == pytest.approx(0.5) and rate.passed is False
+    assert check("Paris is the capital.", "faithfulness", context=CONTEXT).passed is True
+
+
+def test_numbers_missing_from_the_context_cap_support(scripted):
+    scripted(passing=("Paris",))
+    result = check("Paris has 3.5 million inhabitants.", "context-faithfulness", context=CONTEXT)
+    claim = result.detail["claims"][0]
+    assert claim["judge_probability"] == pytest.approx(0.9) and claim["missing_numbers"] == ["3.5"]
+    assert claim["support"] == pytest.approx(0.1)
+    assert evidence("It has 2,100 rooms.", "It has 2100 rooms.")["missing_numbers"] == []
+    assert cap_support(0.8, {"missing_numbers": [], "missing_names": ["Zed"]}) == 0.3
+
+
+def test_not_measured_without_context_and_errors_on_garbage(scripted):
+    scripted()
+    for name in ("context-faithfulness", "hallucination", "context-relevance", "retrieval_quality"):
+        result = check("Paris.", name, query="Capital?")
+        assert result.status == "not_measured" and "context" in result.reason
+    assert check("Paris.", "context-recall", context=CONTEXT).status == "not_measured"  # no expected output
+    scripted(garbage=True)
+    broken = check("Paris is nice.", "context-faithfulness", context=CONTEXT)
+    assert broken.error and "judge answered 'no idea'" in broken.error
+
+
+def test_recall_relevance_retrieval_quality_and_answer_relevance(scripted):
+    scripted(passing=("Paris",))
+    recall = check("x", "context-recall", context=CONTEXT, expected_output="Paris is the capital. Lyon is big.")
+    assert recall.value == pytest.approx((0.9 + 0.1) / 2)
+    relevance = check("x", "context-relevance", query="Capital of France?",
+                      context=["Paris is the capital.", "Cheese is tasty."])
+    assert relevance.value == pytest.approx(0.5)
+    ranked = check("x", "retrieval_quality", query="Capital?", context=["Paris is it.", "Cheese.", "Wine."])
+    late = check("x", "retrieval_quality", query="Capital?", context=["Cheese.", "Wine.", "Paris is it."])
+    assert ranked.value > late.value
+    assert check("Paris", "answer-relevance", query="Capital of France?").value == pytest.approx(0.9)
+    assert check("", "answer-relevance", query="Capital of France?").value == 0.0
+
+
+def test_context_from_the_envelope_in_a_run(scripted):
+    service = scripted(passing=("Paris",))
+
+    def rag_app(prompt):
+        return {"output": "Paris is the capital.", "trusys": {"context": CONTEXT}}
+
+    result = evaluate(cases=[{"prompt": "Capital of France?", "metrics": ["context-faithfulness"]}], target=rag_app,
+                      judge=service)
+    assert result.passed and result.cases[0]["metrics"][0]["detail"]["claims"][0]["support"] == pytest.approx(0.9)
