@@ -93,6 +93,14 @@ class _ClaimMetric(JudgedMetric):
         claims = split_sentences(text) or ([text.strip()] if text.strip() else [])
         return [await claim_support(c, passages) for c in claims]
 
+    async def _answer_claims(self, case, outcome) -> list[dict[str, Any]] | MetricResult:
+        """The answer's checked claims, or the not-measured result when there is no context or claim."""
+        passages = context_of(case, outcome)
+        if not passages:
+            return self.not_measured("no context (set it on the case or return it in trusys.context)")
+        claims = await self._claims(outcome.output, passages)
+        return claims or self.not_measured("the answer has no claims")
+
 
 @register("context-faithfulness", family="rag", aliases=("faithfulness", "faithfulness-metric"), threshold=0.7,
           model="judge", example="{metric: context-faithfulness, threshold: 0.8}")
@@ -106,12 +114,9 @@ class FaithfulnessMetric(_ClaimMetric):
     """
 
     async def evaluate_async(self, case, trace, outcome) -> MetricResult:
-        passages = context_of(case, outcome)
-        if not passages:
-            return self.not_measured("no context (set it on the case or return it in trusys.context)")
-        claims = await self._claims(outcome.output, passages)
-        if not claims:
-            return self.not_measured("the answer has no claims")
+        claims = await self._answer_claims(case, outcome)
+        if isinstance(claims, MetricResult):
+            return claims
         score = sum(c["support"] for c in claims) / len(claims)
         return self.result(score, reason=f"{score:.2f} of {len(claims)} claims supported",
                            detail={"claims": claims})
@@ -124,12 +129,9 @@ class HallucinationRateMetric(_ClaimMetric):
     passes when ≤ threshold, default 0.3). Same claims, decisions and evidence as context-faithfulness."""
 
     async def evaluate_async(self, case, trace, outcome) -> MetricResult:
-        passages = context_of(case, outcome)
-        if not passages:
-            return self.not_measured("no context (set it on the case or return it in trusys.context)")
-        claims = await self._claims(outcome.output, passages)
-        if not claims:
-            return self.not_measured("the answer has no claims")
+        claims = await self._answer_claims(case, outcome)
+        if isinstance(claims, MetricResult):
+            return claims
         rate = 1 - sum(c["support"] for c in claims) / len(claims)
         return self.result(rate, reason=f"{rate:.2f} of the answer unsupported", detail={"claims": claims})
 
