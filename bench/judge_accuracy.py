@@ -23,7 +23,8 @@ from agentunit.metrics.base import score_async
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
 SETS = {"llm-rubric": ("llm_rubric_dev.jsonl", "rubric"), "factuality": ("factuality_dev.jsonl", "reference"),
         "g-eval": ("g_eval_dev.jsonl", "criteria"), "context-faithfulness": ("rag_dev.jsonl", None),
-        "hallucination": ("rag_dev.jsonl", None)}
+        "hallucination": ("rag_dev.jsonl", None), "context-recall": ("retrieval_dev.jsonl", "expected"),
+        "context-relevance": ("retrieval_dev.jsonl", None), "answer-relevance": ("retrieval_dev.jsonl", None)}
 
 
 async def evaluate(metric_name: str, rows: list[dict]) -> list[tuple[int, float, bool]]:

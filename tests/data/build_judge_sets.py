@@ -93,6 +93,16 @@ def main() -> None:
             rag.append({"query": question, "context": context, "output": output, "kind": kind, "label": label})
     write("rag_dev.jsonl", rag)
 
+    retrieval = []
+    for index, (question, right, _, extra) in enumerate(FACTS):
+        other = FACTS[(index + 9) % len(FACTS)]
+        distractors = [f"{other[1]} {other[3]}", FACTS[(index + 21) % len(FACTS)][1]]
+        retrieval.append({"query": question, "expected": right, "context": [f"{right} {extra}"], "output": right,
+                          "other_answer": other[1], "label": 1})
+        retrieval.append({"query": question, "expected": right, "context": distractors, "output": other[1],
+                          "other_answer": other[1], "label": 0})
+    write("retrieval_dev.jsonl", retrieval)
+
 
 if __name__ == "__main__":
     main()
