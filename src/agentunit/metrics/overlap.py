@@ -27,10 +27,11 @@ _SMOOTH_DEFAULTS = {"floor": 0.1, "add-k": 1.0}
 # translate table does the same in one C-level pass instead of a regex substitution per character
 # (the class includes the space, whose padding changes no token, so it is left out).
 _PAD_SYMBOLS = str.maketrans({c: f" {c} " for c in "{|}~[\\]^_`!\"#$%&()*+:;<=>?@/"})  # the space needs no padding
+# Replacement functions instead of "\1 \2 " templates: Python 3.11 expands templates per match in Python.
 _13A = (
-    (re.compile(r"([^0-9])([\.,])"), r"\1 \2 "),
-    (re.compile(r"([\.,])([^0-9])"), r" \1 \2"),
-    (re.compile(r"([0-9])(-)"), r"\1 \2 "),
+    (re.compile(r"([^0-9])([\.,])"), lambda m: f"{m[1]} {m[2]} "),
+    (re.compile(r"([\.,])([^0-9])"), lambda m: f" {m[1]} {m[2]}"),
+    (re.compile(r"([0-9])(-)"), lambda m: f"{m[1]} - "),
 )
 _ROUGE_NON_ALNUM = re.compile(r"[^a-z0-9]+")
 
