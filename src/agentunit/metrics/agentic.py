@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from agentunit.core.envelope import tool_call_failed
+from agentunit.errors import MetricConfigError
 from agentunit.metrics.base import Metric, MetricResult
 from agentunit.metrics.registry import register
 
@@ -25,3 +28,128 @@ class ToolSuccessMetric(Metric):
         ok = len(calls) - len(failed)
         return self.result(ok / len(calls), reason=f"{ok}/{len(calls)} tool calls succeeded",
                            detail={"calls": len(calls), "failed": failed})
+
+
+def _expected_tools(metric: Metric, case) -> list[dict[str, Any]] | None:
+    raw = metric.value if metric.value is not None else case.expected_tools
+    if raw is None:
+        return None
+    if isinstance(raw, str):
+        raw = [t.strip() for t in raw.split(",") if t.strip()]
+    items = []
+    for item in raw:
+        if isinstance(item, str):
+            items.append({"name": item})
+        elif isinstance(item, dict) and isinstance(item.get("name"), str):
+            items.append({"name": item["name"], **({"arguments": item["arguments"]} if "arguments" in item else {})})
+        else:
+            raise MetricConfigError(f"expected tool {item!r}: use a name or {{name, arguments}}")
+    return items
+
+
+def _called_tools(trace, outcome) -> list[dict[str, Any]]:
+    calls = outcome.tool_calls or [e.payload for e in trace.of_type("tool_call")]
+    return [{"name": c.get("name"), "arguments": c.get("arguments") if isinstance(c.get("arguments"), dict) else {}}
+            for c in calls]
+
+
+def _credit(expected: dict[str, Any], called: dict[str, Any]) -> float:
+    """1 for the right tool with the expected arguments (every given key equal), 0.5 for the right
+    tool with other arguments, 0 for another tool."""
+    if expected["name"] != called["name"]:
+        return 0.0
+    wanted = expected.get("arguments")
+    if wanted is None:
+        return 1.0
+    return 1.0 if all(called["arguments"].get(k) == v for k, v in wanted.items()) else 0.5
+
+
+def _best_any_order(expected: list[dict[str, Any]], called: list[dict[str, Any]]) -> list[tuple[int, int, float]]:
+    """Greedy one-to-one matching, full-credit pairs first (each call serves one expected tool)."""
+    pairs = sorted(((_credit(e, c), i, j) for i, e in enumerate(expected) for j, c in enumerate(called)),
+                   key=lambda p: (-p[0], p[1], p[2]))
+    used_e: set[int] = set()
+    used_c: set[int] = set()
+    matches = []
+    for credit, i, j in pairs:
+        if credit > 0 and i not in used_e and j not in used_c:
+            used_e.add(i)
+            used_c.add(j)
+            matches.append((i, j, credit))
+    return matches
+
+
+def _best_in_order(expected: list[dict[str, Any]], called: list[dict[str, Any]]) -> list[tuple[int, int, float]]:
+    """Order-preserving matching with the most credit (weighted longest common subsequence)."""
+    n, m = len(expected), len(called)
+    best = [[0.0] * (m + 1) for _ in range(n + 1)]
+    for i in range(n - 1, -1, -1):
+        for j in range(m - 1, -1, -1):
+            credit = _credit(expected[i], called[j])
+            take = credit + best[i + 1][j + 1] if credit > 0 else 0.0
+            best[i][j] = max(take, best[i + 1][j], best[i][j + 1])
+    matches, i, j = [], 0, 0
+    while i < n and j < m:
+        credit = _credit(expected[i], called[j])
+        if credit > 0 and best[i][j] == credit + best[i + 1][j + 1]:
+            matches.append((i, j, credit))
+            i, j = i + 1, j + 1
+        elif best[i][j] == best[i + 1][j]:
+            i += 1
+        else:
+            j += 1
+    return matches
+
+
+@register("tool-correctness", family="agentic", needs=("output",), value="optional", threshold=1.0,
+          example="{metric: tool-correctness, value: [search, {name: book, arguments: {city: Paris}}], "
+                  "config: {mode: ordered}}")
+class ToolCorrectness(Metric):
+    """Did the agent call the expected tools (by name, then arguments)?
+
+    Expected tools come from the value or the case's ``expected_tools`` (names or ``{name,
+    arguments}``); calls from ``trusys.tool_calls`` or the trace. Each expected tool earns 1 when
+    matched by a call with the same name and every expected argument equal, 0.5 when the name matches
+    but arguments differ, 0 when not called; a call serves one expected tool. ``config.mode``:
+    ``any`` (default, any order; extra calls are listed, not penalised), ``ordered`` (credit of the
+    best order-preserving match — a weighted longest common subsequence), ``exact`` (the calls must be
+    exactly the expected list, in order, nothing extra: 1 or 0, with the partial credit in the detail).
+    Score = credit / number of expected tools; default threshold 1.0. No expected tools → not measured.
+    """
+
+    def setup(self) -> None:
+        mode = self.config.get("mode", "any")
+        if mode not in ("any", "ordered", "exact"):
+            raise MetricConfigError("config.mode must be any, ordered or exact")
+        self._mode = mode
+        if self.value is not None:
+            _expected_tools(self, None)
+
+    def evaluate(self, case, trace, outcome) -> MetricResult:
+        expected = _expected_tools(self, case)
+        if not expected:
+            return self.not_measured("no expected tools (give the metric a value or the case expected_tools)")
+        called = _called_tools(trace, outcome)
+        matcher = _best_any_order if self._mode == "any" else _best_in_order
+        matches = matcher(expected, called)
+        credit = sum(c for _, _, c in matches)
+        partial = credit / len(expected)
+        score = partial
+        if self._mode == "exact":
+            score = float(len(called) == len(expected) and len(matches) == len(expected)
+                          and all(c == 1.0 and i == j for i, j, c in matches))
+        matched_calls = {j for _, j, _ in matches}
+        missing = [expected[i]["name"] for i in range(len(expected)) if i not in {i for i, _, _ in matches}]
+        wrong_args = [expected[i]["name"] for i, _, c in matches if c < 1.0]
+        extra = [c["name"] for j, c in enumerate(called) if j not in matched_calls]
+        reason = f"{credit:g}/{len(expected)} expected tools ({self._mode})"
+        if missing:
+            reason += f"; missing {', '.join(missing)}"
+        if wrong_args:
+            reason += f"; wrong arguments for {', '.join(wrong_args)}"
+        if extra:
+            reason += f"; extra {', '.join(str(e) for e in extra)}"
+        return self.result(score, reason=reason, detail={
+            "mode": self._mode, "partial_credit": partial, "called": [c["name"] for c in called],
+            "expected": [e["name"] for e in expected], "missing": missing, "wrong_arguments": wrong_args,
+            "extra": extra})
