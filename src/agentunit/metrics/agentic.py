@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 from typing import Any
 
 from agentunit.core.envelope import tool_call_failed
@@ -153,3 +155,87 @@ class ToolCorrectness(Metric):
             "mode": self._mode, "partial_credit": partial, "called": [c["name"] for c in called],
             "expected": [e["name"] for e in expected], "missing": missing, "wrong_arguments": wrong_args,
             "extra": extra})
+
+
+def _normal_words(text: str) -> set[str]:
+    return set(re.findall(r"[a-z0-9]+", text.lower().replace("_", " ").replace("-", " ")))
+
+
+def _step_mentions(step: Any, name: str) -> bool:
+    """A plan step (text, or ``{tool|name|agent, ...}``) names a tool/agent when all of its words occur in it."""
+    if isinstance(step, dict):
+        named = step.get("tool") or step.get("name") or step.get("agent")
+        if isinstance(named, str):
+            return named == name
+        step = " ".join(str(v) for v in step.values())
+    words = _normal_words(name)
+    return bool(words) and words <= _normal_words(str(step))
+
+
+def _call_key(call: dict[str, Any]) -> str:
+    return json.dumps([call.get("name"), call.get("arguments")], sort_keys=True, default=str)
+
+
+@register("execution-efficiency", family="agentic", needs=("output",), threshold=0.8,
+          example="{metric: execution-efficiency, threshold: 0.9}")
+class ExecutionEfficiency(Metric):
+    """Share of tool calls that were not wasted, with the waste counted deterministically.
+
+    Waste: a call identical (name and arguments) to an earlier successful call (redundant); a failed
+    call that the agent then retried with the same tool (retried); and, when a plan is given
+    (``trusys.plan`` or the case's ``plan``), a call whose tool no plan step names (beyond the plan).
+    A call counts once even when several rules apply. Loops — the same sequence of tools repeated
+    back to back, e.g. search, read, search, read — are reported in the detail. Score = 1 − wasted /
+    calls; default threshold 0.8. No tool calls → not measured.
+    """
+
+    def evaluate(self, case, trace, outcome) -> MetricResult:
+        calls = [e.payload for e in trace.of_type("tool_call")] or outcome.tool_calls
+        if not calls:
+            return self.not_measured("no tool calls")
+        plan = outcome.plan if outcome.plan is not None else case.plan
+        wasted: dict[int, str] = {}
+        seen_ok: set[str] = set()
+        for index, call in enumerate(calls):
+            key = _call_key(call)
+            failed = tool_call_failed(call)
+            if key in seen_ok:
+                wasted[index] = "redundant"
+            elif failed and any(c.get("name") == call.get("name") for c in calls[index + 1:]):
+                wasted[index] = "retried"
+            elif plan and not any(_step_mentions(step, str(call.get("name"))) for step in plan):
+                wasted[index] = "beyond plan"
+            if not failed:
+                seen_ok.add(key)
+        loops = _loops([str(c.get("name")) for c in calls])
+        score = 1 - len(wasted) / len(calls)
+        counts = {kind: sum(1 for k in wasted.values() if k == kind)
+                  for kind in ("redundant", "retried", "beyond plan")}
+        summary = ", ".join(f"{n} {kind}" for kind, n in counts.items() if n) or "no waste"
+        return self.result(score, reason=f"{len(calls) - len(wasted)}/{len(calls)} calls useful ({summary})",
+                           detail={"calls": len(calls), **{k.replace(" ", "_"): v for k, v in counts.items()},
+                                   "wasted": {str(i): k for i, k in sorted(wasted.items())}, "loops": loops,
+                                   "plan_steps": len(plan) if plan else None})
+
+
+def _loops(names: list[str]) -> list[dict[str, Any]]:
+    """Back-to-back repetitions of a block of ≥ 2 tools: [{tools, repeats, start}]."""
+    found = []
+    i = 0
+    while i < len(names):
+        best = None
+        for width in range(2, (len(names) - i) // 2 + 1):
+            block = names[i:i + width]
+            if len(set(block)) < 2:
+                continue
+            repeats = 1
+            while names[i + repeats * width:i + (repeats + 1) * width] == block:
+                repeats += 1
+            if repeats > 1 and (best is None or repeats * width > best[1] * len(best[0])):
+                best = (block, repeats)
+        if best:
+            found.append({"tools": best[0], "repeats": best[1], "start": i})
+            i += best[1] * len(best[0])
+        else:
+            i += 1
+    return found
