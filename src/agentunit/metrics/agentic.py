@@ -9,6 +9,7 @@ from typing import Any
 from agentunit.core.envelope import tool_call_failed
 from agentunit.errors import MetricConfigError
 from agentunit.metrics.base import Metric, MetricResult
+from agentunit.metrics.judged import JudgedMetric
 from agentunit.metrics.registry import register
 
 
@@ -239,3 +240,93 @@ def _loops(names: list[str]) -> list[dict[str, Any]]:
         else:
             i += 1
     return found
+
+
+def _available_tool_names(tools: Any) -> set[str]:
+    names = set()
+    for tool in tools or []:
+        if isinstance(tool, str):
+            names.add(tool)
+        elif isinstance(tool, dict):
+            function = tool.get("function") if isinstance(tool.get("function"), dict) else tool
+            if isinstance(function.get("name"), str):
+                names.add(function["name"])
+    return names
+
+
+@register("plan-adherence", family="agentic", needs=("output",), threshold=0.7, model="judge",
+          example="{metric: plan-adherence}")
+class PlanAdherence(JudgedMetric):
+    """Share of the plan's steps that the agent carried out, in order.
+
+    Algorithm: the executed steps are the trace's tool and agent calls in order. A plan step that
+    names an executed tool or agent (all the name's words appear in the step, or ``{tool: name}``) is
+    aligned deterministically — an order-preserving alignment (longest common subsequence), so a
+    step done out of order does not count. A step naming an available tool (the case's ``tools``)
+    that was never called fails without a judge call. Only the remaining steps, which name nothing
+    the trace can settle, go to the judge (one PASS/FAIL decision each, given the executed steps).
+    Score = (aligned steps + Σ P(PASS) of judged steps) / steps. No plan → not measured.
+    """
+
+    async def evaluate_async(self, case, trace, outcome) -> MetricResult:
+        plan = outcome.plan if outcome.plan is not None else case.plan
+        if not plan:
+            return self.not_measured("no plan (return trusys.plan or set the case's plan)")
+        executed = [str(e.payload.get("name")) for e in trace.events if e.type in ("tool_call", "agent_call")]
+        if not executed:
+            executed = [str(c.get("name")) for c in outcome.tool_calls + outcome.agent_calls]
+        aligned = _align(plan, executed)
+        available = _available_tool_names(case.tools)
+        steps = []
+        credit = 0.0
+        for index, step in enumerate(plan):
+            text = step if isinstance(step, str) else str(step)
+            if index in aligned:
+                steps.append({"step": text, "method": "aligned", "call": executed[aligned[index]], "support": 1.0})
+                credit += 1.0
+            elif any(_step_mentions(step, name) for name in executed) or \
+                    any(_step_mentions(step, name) for name in available):
+                steps.append({"step": text, "method": "tool not called in order", "support": 0.0})
+            else:
+                support = await _judge_step(text, executed, outcome.output)
+                steps.append({"step": text, "method": "judge", "support": round(support, 4)})
+                credit += support
+        score = credit / len(plan)
+        judged = sum(1 for s in steps if s["method"] == "judge")
+        return self.result(score, reason=f"{credit:.2f}/{len(plan)} plan steps followed"
+                           + (f" ({judged} judged)" if judged else ""),
+                           detail={"steps": steps, "executed": executed, "judge_calls": judged})
+
+
+def _align(plan: list[Any], executed: list[str]) -> dict[int, int]:
+    """Order-preserving alignment of plan steps to executed calls that they name (LCS)."""
+    n, m = len(plan), len(executed)
+    best = [[0] * (m + 1) for _ in range(n + 1)]
+    for i in range(n - 1, -1, -1):
+        for j in range(m - 1, -1, -1):
+            hit = _step_mentions(plan[i], executed[j])
+            best[i][j] = max(best[i + 1][j + 1] + 1 if hit else 0, best[i + 1][j], best[i][j + 1])
+    pairs, i, j = {}, 0, 0
+    while i < n and j < m:
+        if _step_mentions(plan[i], executed[j]) and best[i][j] == best[i + 1][j + 1] + 1:
+            pairs[i] = j
+            i, j = i + 1, j + 1
+        elif best[i][j] == best[i + 1][j]:
+            i += 1
+        else:
+            j += 1
+    return pairs
+
+
+async def _judge_step(step: str, executed: list[str], output: str | None) -> float:
+    from agentunit.judges.base import JudgeRequest
+    from agentunit.judges.service import current_judge
+
+    done = ", ".join(executed) or "(no tool or agent calls)"
+    decision = await current_judge().decide(JudgeRequest(
+        (("system", "You check whether an agent carried out a step of its plan. Reply FAIL or PASS."),
+         ("user", f"Executed calls, in order: {done}\nFinal answer: {output or ''}\n\nPlan step: {step}\n\n"
+                  "If the executed calls or the final answer show that this step was carried out, reply PASS. "
+                  "Otherwise reply FAIL.")),
+        options=("PASS", "FAIL")))
+    return decision.probabilities["PASS"]

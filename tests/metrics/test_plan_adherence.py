@@ -1,0 +1,68 @@
+"""plan-adherence: deterministic alignment first, the judge only for steps the trace cannot settle."""
+
+import math
+
+import pytest
+
+from agentunit import check
+from agentunit.judges import service as judge_service
+from agentunit.judges.base import JudgeReply
+
+
+class StepJudge:
+    name = "scripted"
+
+    def __init__(self):
+        self.requests = []
+
+    def describe(self):
+        return {"provider": "step-judge"}
+
+    async def call(self, request):
+        self.requests.append(request)
+        done = "confirm" in request.messages[-1][1].split("Plan step:")[-1].lower()
+        p = 0.8 if done else 0.2
+        return JudgeReply("PASS" if done else "FAIL", [("PASS", math.log(p)), ("FAIL", math.log(1 - p))])
+
+    async def aclose(self):
+        pass
+
+
+@pytest.fixture
+def step_judge():
+    service = judge_service.JudgeService({"provider": "local"})
+    service.provider = StepJudge()
+    token = judge_service.set_current_judge(service)
+    yield service.provider
+    judge_service._current.reset(token)
+
+
+def calls(*names):
+    return [{"name": n} for n in names]
+
+
+@pytest.mark.parametrize(("plan", "executed", "score"), [
+    (["search flights", "book flight"], ("search", "book"), 1.0),
+    (["search flights", "book flight"], ("book", "search"), 0.5),            # out of order: one step aligned
+    (["search flights", "book flight", "send email"], ("search", "book"), 2 / 3),
+    ([{"tool": "get_weather"}, "Summarize"], ("get_weather",), None),       # second step goes to the judge
+    (["Get weather for Paris", "book hotel"], ("get_weather", "book_hotel"), 1.0),
+])
+def test_alignment(step_judge, plan, executed, score):
+    result = check("done", "plan-adherence", plan=plan, tool_calls=calls(*executed),
+                   tools=["search", "book", "send_email", "get_weather", "book_hotel"])
+    if score is not None:
+        assert result.value == pytest.approx(score) and step_judge.requests == []
+    else:
+        assert [s["method"] for s in result.detail["steps"]] == ["aligned", "judge"]
+        assert result.value == pytest.approx((1 + 0.2) / 2) and len(step_judge.requests) == 1
+
+
+def test_judge_only_for_ambiguous_steps_and_not_measured_without_plan(step_judge):
+    result = check("Booked and confirmed.", "plan-adherence", plan=["search hotels", "Confirm with the user"],
+                   tool_calls=calls("search"))
+    assert result.detail["judge_calls"] == 1 and result.value == pytest.approx((1 + 0.8) / 2)
+    assert check("x", "plan-adherence", tool_calls=calls("a")).status == "not_measured"
+    missing = check("x", "plan-adherence", plan=["call send_email"], tool_calls=calls("search"),
+                    tools=[{"type": "function", "function": {"name": "send_email"}}])
+    assert missing.value == 0.0 and missing.detail["steps"][0]["method"] == "tool not called in order"
