@@ -330,3 +330,69 @@ async def _judge_step(step: str, executed: list[str], output: str | None) -> flo
                   "Otherwise reply FAIL.")),
         options=("PASS", "FAIL")))
     return decision.probabilities["PASS"]
+
+
+def _tool_specs(tools: Any) -> dict[str, dict[str, Any]]:
+    """name → {description, parameters} from OpenAI-style tool schemas or plain dicts."""
+    specs = {}
+    for tool in tools or []:
+        if isinstance(tool, dict):
+            function = tool.get("function") if isinstance(tool.get("function"), dict) else tool
+            if isinstance(function.get("name"), str):
+                specs[function["name"]] = function
+    return specs
+
+
+@register("argument-correctness", family="agentic", needs=("output",), threshold=0.8, model="judge",
+          example="{metric: argument-correctness}")
+class ArgumentCorrectness(JudgedMetric):
+    """Are each tool call's arguments valid and appropriate for the request?
+
+    Per call: when the tool's JSON Schema is known (the case's ``tools`` or ``config.tools``, OpenAI
+    form), arguments that fail it score 0 with the schema errors listed and no judge call; otherwise
+    the judge decides whether the arguments are appropriate for the user's request and the tool's
+    description (P(PASS)). ``config.judge: false`` keeps only the schema check (valid = 1). Score = mean
+    over calls. No tool calls → not measured.
+    """
+
+    async def evaluate_async(self, case, trace, outcome) -> MetricResult:
+        from agentunit.metrics.json_checks import compile_schema, schema_errors
+
+        calls = [e.payload for e in trace.of_type("tool_call")] or outcome.tool_calls
+        if not calls:
+            return self.not_measured("no tool calls")
+        specs = _tool_specs(self.config.get("tools", case.tools))
+        use_judge = self.config.get("judge", True)
+        question = outcome.query or case.query
+        results = []
+        for call in calls:
+            name, arguments = str(call.get("name")), call.get("arguments")
+            arguments = arguments if isinstance(arguments, dict) else {}
+            spec = specs.get(name, {})
+            if "parameters" in spec:
+                errors = schema_errors(compile_schema(spec["parameters"], f"parameters of {name}"), arguments)
+                if errors:
+                    results.append({"tool": name, "score": 0.0, "schema_errors": errors})
+                    continue
+            if not use_judge:
+                results.append({"tool": name, "score": 1.0, "method": "schema"})
+                continue
+            score = await _judge_arguments(question, name, spec.get("description", ""), arguments)
+            results.append({"tool": name, "score": round(score, 4), "method": "judge"})
+        value = sum(r["score"] for r in results) / len(results)
+        bad = [r["tool"] for r in results if r["score"] < 0.5]
+        return self.result(value, reason=f"{len(results) - len(bad)}/{len(results)} calls with fitting arguments"
+                           + (f"; check {', '.join(bad)}" if bad else ""), detail={"calls": results})
+
+
+async def _judge_arguments(question: str, tool: str, description: str, arguments: dict[str, Any]) -> float:
+    from agentunit.judges.base import JudgeRequest
+    from agentunit.judges.service import current_judge
+
+    decision = await current_judge().decide(JudgeRequest(
+        (("system", "You check the arguments of an agent's tool call. Reply FAIL or PASS."),
+         ("user", f"User request: {question}\nTool: {tool}" + (f" — {description}" if description else "")
+                  + f"\nArguments: {json.dumps(arguments, ensure_ascii=False)}\n\nIf these arguments fit the "
+                  "user's request, reply PASS. If a value is wrong, missing or made up, reply FAIL.")),
+        options=("PASS", "FAIL")))
+    return decision.probabilities["PASS"]
