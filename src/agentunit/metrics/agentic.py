@@ -396,3 +396,98 @@ async def _judge_arguments(question: str, tool: str, description: str, arguments
                   "user's request, reply PASS. If a value is wrong, missing or made up, reply FAIL.")),
         options=("PASS", "FAIL")))
     return decision.probabilities["PASS"]
+
+
+_NAME_PART = r"(?:the )?(?:tool |agent )?`?([\w-]+(?:\.[\w-]+)*)`?"
+_RULES = (
+    ("forbid_after", re.compile(rf"^(?:if|when) {_NAME_PART} is (?:called|used),? (?:do not|don't|never) (?:call|use) "
+                                rf"{_NAME_PART}\.?$", re.IGNORECASE)),
+    ("validate_before", re.compile(rf"^validate (?:the )?inputs? before {_NAME_PART}\.?$", re.IGNORECASE)),
+    ("before", re.compile(rf"^(?:call |use )?{_NAME_PART} (?:must be called |must run |is called )?before "
+                          rf"(?:calling |using )?{_NAME_PART}\.?$", re.IGNORECASE)),
+    ("never", re.compile(rf"^(?:never|do not|don't) (?:call|use) {_NAME_PART}\.?$", re.IGNORECASE)),
+    ("always", re.compile(rf"^(?:always|must) (?:call|use) {_NAME_PART}\.?$", re.IGNORECASE)),
+)
+
+
+def _called(names: list[str], wanted: str) -> list[int]:
+    """Positions of calls whose name is ``wanted`` (case-insensitive; ``_``/``-``/space equivalent)."""
+    key = wanted.lower().replace("-", "_").replace(" ", "_")
+    return [i for i, n in enumerate(names) if n.lower().replace("-", "_").replace(" ", "_") == key]
+
+
+def check_rule(rule: str, names: list[str]) -> dict[str, Any] | None:
+    """Check a rule that the trace settles; None when the rule is not one of the known forms."""
+    text = " ".join(rule.split())
+    for kind, pattern in _RULES:
+        match = pattern.match(text)
+        if not match:
+            continue
+        if kind == "forbid_after":
+            first, second = _called(names, match[1]), _called(names, match[2])
+            ok = not (first and any(j > first[0] for j in second))
+            why = f"{match[1]} then {match[2]} called" if not ok else "not violated"
+        elif kind in ("before", "validate_before"):
+            later = _called(names, match[1] if kind == "validate_before" else match[2])
+            earlier = [i for i, n in enumerate(names) if "valid" in n.lower()] if kind == "validate_before" \
+                else _called(names, match[1])
+            ok = not later or bool(earlier and earlier[0] < later[0])
+            why = "order respected" if ok else "the required earlier call did not come first"
+        elif kind == "never":
+            ok = not _called(names, match[1])
+            why = "not called" if ok else f"{match[1]} was called"
+        else:
+            ok = bool(_called(names, match[1]))
+            why = "called" if ok else f"{match[1]} was never called"
+        return {"rule": rule, "method": "trace", "kind": kind, "passed": ok, "score": float(ok), "why": why}
+    return None
+
+
+@register("agent-llm-rubric", family="agentic", value="optional", needs=("output",), threshold=1.0,
+          model="judge", example='{metric: agent-llm-rubric, value: ["If tool search is called, do not call '
+                                  'agent writer", "validate input before tool pay"]}')
+class AgentRubric(JudgedMetric):
+    """The agent's run follows the user's rules (the value, else the case's ``rules``).
+
+    Rules of known forms are checked on the trace's tool and agent calls, deterministically: "if X is
+    called, do not call Y" (no Y after the first X), "X before Y" / "call X before calling Y", "validate
+    input before Z" (a call whose name contains "valid" precedes the first Z), "never call X", "always
+    call X". Other rules go to the judge with the calls, their arguments and the answer (one PASS/FAIL
+    decision each). Score = mean over rules; default threshold 1.0 (every rule followed).
+    """
+
+    async def evaluate_async(self, case, trace, outcome) -> MetricResult:
+        rules = self.value if self.value is not None else case.rules
+        if isinstance(rules, str):
+            rules = [rules]
+        if not rules:
+            return self.not_measured("no rules (give the metric a value or the case rules)")
+        events = [e.payload for e in trace.events if e.type in ("tool_call", "agent_call")]
+        names = [str(p.get("name")) for p in events]
+        results = []
+        for rule in rules:
+            settled = check_rule(str(rule), names)
+            if settled is None:
+                probability = await _judge_rule(str(rule), events, outcome.output)
+                settled = {"rule": rule, "method": "judge", "score": round(probability, 4),
+                           "passed": probability >= 0.5}
+            results.append(settled)
+        score = sum(r["score"] for r in results) / len(results)
+        broken = [r["rule"] for r in results if not r["passed"]]
+        return self.result(score, reason=f"{len(results) - len(broken)}/{len(results)} rules followed"
+                           + (f"; broken: {'; '.join(map(str, broken))}" if broken else ""),
+                           detail={"rules": results})
+
+
+async def _judge_rule(rule: str, events: list[dict[str, Any]], output: str | None) -> float:
+    from agentunit.judges.base import JudgeRequest
+    from agentunit.judges.service import current_judge
+
+    lines = [f"- {e.get('name')}({json.dumps(e.get('arguments', e.get('input', {})), ensure_ascii=False)[:200]})"
+             for e in events] or ["(no calls)"]
+    decision = await current_judge().decide(JudgeRequest(
+        (("system", "You check whether an agent followed a rule. Reply FAIL or PASS."),
+         ("user", "Calls, in order:\n" + "\n".join(lines) + f"\nFinal answer: {output or ''}\n\nRule: {rule}\n\n"
+                  "If the agent followed the rule, reply PASS. If it broke the rule, reply FAIL.")),
+        options=("PASS", "FAIL")))
+    return decision.probabilities["PASS"]
