@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import Any, ClassVar
 
 from agentunit.core.envelope import tool_call_failed
 from agentunit.errors import MetricConfigError
@@ -491,3 +491,96 @@ async def _judge_rule(rule: str, events: list[dict[str, Any]], output: str | Non
                   "If the agent followed the rule, reply PASS. If it broke the rule, reply FAIL.")),
         options=("PASS", "FAIL")))
     return decision.probabilities["PASS"]
+
+
+def agent_transcript(case: Any, trace: Any, outcome: Any) -> str:
+    """The run as the judge sees it: request, plan, calls with arguments and outputs, final answer."""
+    lines = [f"User request: {outcome.query or case.query}"]
+    plan = outcome.plan if outcome.plan is not None else case.plan
+    if plan:
+        lines.append("Plan:\n" + "\n".join(f"{i}. {step}" for i, step in enumerate(plan, 1)))
+    calls = [e for e in trace.events if e.type in ("tool_call", "agent_call")]
+    if calls:
+        rendered = []
+        for event in calls:
+            payload = event.payload
+            arguments = payload.get("arguments", payload.get("input", {}))
+            result = payload.get("output", payload.get("error", ""))
+            rendered.append(f"- {event.type.replace('_call', '')} {payload.get('name')}"
+                            f"({json.dumps(arguments, ensure_ascii=False, default=str)[:300]}) -> {str(result)[:300]}")
+        lines.append("Calls, in order:\n" + "\n".join(rendered))
+    available = sorted(_tool_specs(case.tools)) if case.tools else []
+    if available:
+        lines.append(f"Available tools: {', '.join(available)}")
+    lines.append(f"Final answer: {outcome.output}")
+    return "\n".join(lines)
+
+
+class _AgentJudgement(JudgedMetric):
+    """One PASS/FAIL judge decision about the whole run; subclasses give the question and inputs."""
+
+    question: ClassVar[str] = ""
+    requires: ClassVar[str | None] = None  # "plan" or "tool_calls"
+
+    async def evaluate_async(self, case, trace, outcome) -> MetricResult:
+        from agentunit.judges.base import JudgeRequest
+        from agentunit.judges.service import current_judge
+
+        if self.requires == "plan" and not (outcome.plan or case.plan):
+            return self.not_measured("no plan (return trusys.plan or set the case's plan)")
+        if self.requires == "tool_calls" and not trace.of_type("tool_call"):
+            return self.not_measured("no tool calls")
+        decision = await current_judge().decide(JudgeRequest(
+            (("system", "You evaluate an AI agent's run. Reply FAIL or PASS."),
+             ("user", f"{agent_transcript(case, trace, outcome)}\n\n{self.question}")), options=("PASS", "FAIL")))
+        score = decision.probabilities["PASS"]
+        return self.result(score, reason=f"P(pass) = {score:.3f}", detail={"judge": decision.to_detail()})
+
+
+@register("task-completion", family="agentic", threshold=0.5, model="judge", example="{metric: task-completion}")
+class TaskCompletion(_AgentJudgement):
+    """Did the agent complete the user's task? One judge decision over the request, the calls (with
+    arguments and results) and the final answer; score = P(PASS)."""
+
+    question = ("If the agent fully completed the user's request, reply PASS. If it stopped early, failed "
+                "or only partly did it, reply FAIL.")
+
+
+@register("goal-fulfillment", family="agentic", threshold=0.5, model="judge", example="{metric: goal-fulfillment}")
+class GoalFulfillment(_AgentJudgement):
+    """Does the final answer give the user what they were after (the goal behind the request), judged
+    over the whole run? Score = P(PASS)."""
+
+    question = ("If the final answer gives the user what they wanted, correctly and usefully, reply PASS. "
+                "Otherwise reply FAIL.")
+
+
+@register("tool-selection-quality", family="agentic", threshold=0.5, model="judge",
+          example="{metric: tool-selection-quality}")
+class ToolSelectionQuality(_AgentJudgement):
+    """Were the right tools chosen for the request (among the available ones, when listed)? Score =
+    P(PASS); no tool calls → not measured."""
+
+    question = ("If the agent chose suitable tools for this request and avoided unneeded ones, reply PASS. "
+                "If it used the wrong tools or missed an obviously needed one, reply FAIL.")
+    requires = "tool_calls"
+
+
+@register("plan-quality", family="agentic", threshold=0.5, model="judge", example="{metric: plan-quality}")
+class PlanQuality(_AgentJudgement):
+    """Is the plan a sound, complete and efficient way to do the request? Score = P(PASS); no plan →
+    not measured."""
+
+    question = ("If the plan is a sound, complete and efficient way to do the user's request, reply PASS. "
+                "If steps are missing, wrong or pointless, reply FAIL.")
+    requires = "plan"
+
+
+@register("reasoning-coherence", family="agentic", threshold=0.5, model="judge",
+          example="{metric: reasoning-coherence}")
+class ReasoningCoherence(_AgentJudgement):
+    """Do the steps follow logically from the request and from each other, and does the answer follow
+    from the calls' results? Score = P(PASS)."""
+
+    question = ("If each step follows logically from the request and the previous results, and the final "
+                "answer is consistent with the call results, reply PASS. Otherwise reply FAIL.")
