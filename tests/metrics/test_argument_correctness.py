@@ -55,7 +55,7 @@ def test_valid_arguments_are_judged_for_fit(arg_judge):
     mixed = check("x", "argument-correctness", tools=TOOLS, query="Weather in Paris?",
                   tool_calls=[{"name": "get_weather", "arguments": {"city": "Paris"}},
                               {"name": "get_weather", "arguments": {}}])
-    assert mixed.value == pytest.approx(0.45) and "check get_weather" in mixed.reason
+    assert mixed.value == pytest.approx(0.45) and "check get_weather" in mixed.reason and mixed.passed is False
 
 
 def test_schema_only_mode_and_not_measured(arg_judge):

@@ -343,7 +343,7 @@ def _tool_specs(tools: Any) -> dict[str, dict[str, Any]]:
     return specs
 
 
-@register("argument-correctness", family="agentic", needs=("output",), threshold=0.8, model="judge",
+@register("argument-correctness", family="agentic", needs=("output",), threshold=0.5, model="judge",
           example="{metric: argument-correctness}")
 class ArgumentCorrectness(JudgedMetric):
     """Are each tool call's arguments valid and appropriate for the request?
@@ -352,7 +352,7 @@ class ArgumentCorrectness(JudgedMetric):
     form), arguments that fail it score 0 with the schema errors listed and no judge call; otherwise
     the judge decides whether the arguments are appropriate for the user's request and the tool's
     description (P(PASS)). ``config.judge: false`` keeps only the schema check (valid = 1). Score = mean
-    over calls. No tool calls → not measured.
+    over calls; default threshold 0.5. No tool calls → not measured.
     """
 
     async def evaluate_async(self, case, trace, outcome) -> MetricResult:
@@ -381,7 +381,7 @@ class ArgumentCorrectness(JudgedMetric):
             results.append({"tool": name, "score": round(score, 4), "method": "judge"})
         value = sum(r["score"] for r in results) / len(results)
         bad = [r["tool"] for r in results if r["score"] < 0.5]
-        return self.result(value, reason=f"{len(results) - len(bad)}/{len(results)} calls with fitting arguments"
+        return self.result(value, reason=f"mean argument fit {value:.3f} over {len(results)} calls"
                            + (f"; check {', '.join(bad)}" if bad else ""), detail={"calls": results})
 
 

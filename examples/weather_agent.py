@@ -1,0 +1,65 @@
+"""An offline weather agent served over HTTP whose replies carry `trusys.tool_calls`, `plan` and
+`agent_calls` — the weather-tool example of the published format, for the agentic metrics.
+
+Run it:  python -m examples.weather_agent --port 8766
+Test it: WEATHER_AGENT_PORT=8766 agentunit run examples/weather_agentic.yaml
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+CITIES = {"paris": (48.86, 2.35, "18°C and sunny"), "london": (51.51, -0.13, "12°C and raining"),
+          "tokyo": (35.68, 139.69, "22°C and cloudy")}
+
+
+def answer(prompt: str) -> dict[str, Any]:
+    """Plan, call geocode then get_weather for each city named, hand the results to a writer agent."""
+    cities = [c for c in CITIES if re.search(rf"\b{c}\b", prompt.lower())]
+    plan = ["find the city", "call geocode", "call get_weather", "ask the writer agent for the reply"]
+    tool_calls, lines = [], []
+    for city in cities:
+        lat, lon, report = CITIES[city]
+        tool_calls.append({"name": "geocode", "description": "Coordinates of a city",
+                           "arguments": {"city": city.title()}, "output": {"lat": lat, "lon": lon}})
+        tool_calls.append({"name": "get_weather", "description": "Current weather at coordinates",
+                           "arguments": {"lat": lat, "lon": lon}, "output": report})
+        lines.append(f"In {city.title()} it is {report}.")
+    if not cities:
+        return {"output": "I can only tell the weather for Paris, London or Tokyo.",
+                "trusys": {"query": prompt, "plan": ["find the city", "apologise"], "tool_calls": []}}
+    text = " ".join(lines)
+    agent_calls = [{"name": "writer", "description": "Writes the final reply", "input": text, "output": text}]
+    return {"output": text, "trusys": {"query": prompt, "plan": plan, "tool_calls": tool_calls,
+                                       "agent_calls": agent_calls}}
+
+
+class _Handler(BaseHTTPRequestHandler):
+    def log_message(self, *args: Any) -> None:
+        pass
+
+    def do_POST(self) -> None:
+        body = json.loads(self.rfile.read(int(self.headers.get("content-length", 0))) or b"{}")
+        payload = json.dumps(answer(str(body.get("prompt", "")))).encode()
+        self.send_response(200)
+        self.send_header("content-type", "application/json")
+        self.send_header("content-length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--port", type=int, default=8766)
+    args = parser.parse_args()
+    server = ThreadingHTTPServer(("127.0.0.1", args.port), _Handler)
+    print(f"weather agent on http://127.0.0.1:{server.server_address[1]}/", flush=True)
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    main()
