@@ -2,6 +2,7 @@
 
 from agentunit.metrics import (  # noqa: F401
     agentic,
+    conversation,
     groups,
     html_checks,
     json_checks,

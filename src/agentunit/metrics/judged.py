@@ -176,12 +176,13 @@ class GEval(JudgedMetric):
         return steps or [criteria], {"usage": usage, "cached": cached}
 
     async def evaluate_async(self, case, trace, outcome) -> MetricResult:
-        criteria = str(self.expected(case))
+        return await self.score_text(str(self.expected(case)), _question(case, outcome), outcome.output)
+
+    async def score_text(self, criteria: str, question: str | None, response: str) -> MetricResult:
         steps, step_info = await self._steps(criteria)
-        question = _question(case, outcome)
         options = tuple(str(i) for i in range(1, self._max + 1))
         user = (f"CRITERIA: {criteria}\n\nEVALUATION STEPS:\n" + "\n".join(f"{i}. {s}" for i, s in enumerate(steps, 1))
-                + (f"\n\nINPUT:\n{question}" if question else "") + f"\n\nRESPONSE:\n{outcome.output}\n\n"
+                + (f"\n\nINPUT:\n{question}" if question else "") + f"\n\nRESPONSE:\n{response}\n\n"
                 f"Following the steps, score the RESPONSE from 1 (worst) to {self._max} (best). "
                 f"Answer with a single digit.")
         decision = await _judge().decide(JudgeRequest(
