@@ -136,3 +136,32 @@ def _python_target(function):
     from agentunit.targets import make_target
 
     return make_target({"type": "python", "function": function})
+
+
+def test_user_turn_conversations_are_played_turn_by_turn():
+    seen = []
+
+    def chatbot(prompt, case):
+        seen.append((prompt, [t["content"] for t in case.conversation]))
+        name = next((t["content"].split()[-1] for t in case.conversation if t["content"].startswith("I am")), "?")
+        return f"Hello {name}" if "name" in prompt else "Noted."
+
+    result = evaluate(cases=[{"id": "chat", "conversation": [
+        {"role": "user", "content": "I am Ana"}, {"role": "user", "content": "What is my name?"}],
+        "metrics": [{"metric": "equals", "value": "Hello Ana"}]}], target=chatbot)
+    assert result.passed and seen == [("I am Ana", []), ("What is my name?", ["I am Ana", "Noted."])]
+    assert result.cases[0]["output"] == "Hello Ana"
+
+
+def test_http_bodies_get_the_history_as_json(agent_server):
+    suite = {"name": "http-chat", "target": {"type": "http", "url": agent_server.url,
+                                             "body": {"prompt": "{{ prompt }}", "history": "{{ history }}"}},
+             "cases": [{"conversation": [{"role": "user", "content": "ok:first"},
+                                         {"role": "user", "content": "ok:second"}],
+                        "metrics": [{"metric": "equals", "value": "second"}, "tool_success"]}]}
+    result = evaluate(suite)
+    assert result.passed
+    bodies = [r["body"] for r in agent_server.requests]
+    assert bodies[0]["history"] == [] and bodies[1]["history"] == [
+        {"role": "user", "content": "ok:first"}, {"role": "assistant", "content": "first"}]
+    assert result.cases[0]["metrics"][1]["detail"]["calls"] == 2  # tool calls of both turns

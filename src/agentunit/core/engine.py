@@ -180,11 +180,42 @@ class Engine:
             outcome.cost = reply.cost
         return outcome, reply.extra.get("trace")
 
+    async def _converse(self, case: DatasetCase, repeat: int) -> tuple[DatasetCase, Outcome, TraceLog | None]:
+        """Play a conversation of user turns against the target, one call per turn with the history.
+
+        Each call sees the turn as its prompt and the transcript so far as the case's ``conversation``
+        (and the ``history`` template variable). The case handed to the metrics holds the whole
+        transcript up to the last user turn; the outcome is the last reply, with the tool and agent
+        calls of every turn and the summed latency.
+        """
+        history: list[dict[str, Any]] = []
+        calls: list[dict[str, Any]] = []
+        agent_calls: list[dict[str, Any]] = []
+        latency = 0.0
+        cached = True
+        outcome = Outcome(output="")
+        for turn in case.conversation or []:
+            content = str(turn.get("content", ""))
+            step = dataclasses.replace(case, query=content, conversation=list(history),
+                                       vars={**case.vars, "history": list(history)})
+            outcome, _ = await self._call_target(step, repeat)
+            history += [{"role": "user", "content": content}, {"role": "assistant", "content": outcome.output or ""}]
+            calls += outcome.tool_calls
+            agent_calls += outcome.agent_calls
+            latency += outcome.latency_ms or 0.0
+            cached = cached and outcome.cached
+        outcome.tool_calls, outcome.agent_calls = calls, agent_calls
+        outcome.latency_ms, outcome.cached = latency, cached
+        return dataclasses.replace(case, conversation=history[:-1]), outcome, None
+
     async def _run_one(self, run_id: str, seq: int, case: DatasetCase, repeat: int) -> None:
         error = None
         trace = None
         try:
-            outcome, trace = await self._call_target(case, repeat)
+            if _scripted_conversation(case):
+                case, outcome, trace = await self._converse(case, repeat)
+            else:
+                outcome, trace = await self._call_target(case, repeat)
         except asyncio.TimeoutError:
             outcome, error = Outcome(output=None, success=False), f"target timed out after {self.timeout:g} s"
         except (AgentUnitError, EnvelopeError) as exc:
@@ -297,6 +328,13 @@ def summarize(store: Store, run_id: str, repeat: int = 1) -> dict[str, Any]:
             "cases": per_case,
         }
     return summary
+
+
+def _scripted_conversation(case: DatasetCase) -> bool:
+    """A conversation of user turns only (and no recorded output) is played against the target."""
+    turns = case.conversation or []
+    return case.output is None and len(turns) > 0 and all(
+        isinstance(t, dict) and t.get("role", "user") == "user" for t in turns)
 
 
 def _envelope(outcome: Outcome) -> dict[str, Any] | None:

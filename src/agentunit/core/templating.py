@@ -79,8 +79,15 @@ def render(text: str, variables: dict[str, Any]) -> str:
 
 
 def render_value(value: Any, variables: dict[str, Any]) -> Any:
-    """Render every string inside a JSON-like value (dicts, lists), keeping its structure."""
+    """Render every string inside a JSON-like value (dicts, lists), keeping its structure.
+
+    A string that is exactly one placeholder (``"{{ history }}"``) takes the variable's own value, so
+    lists and objects stay JSON instead of becoming text.
+    """
     if isinstance(value, str):
+        whole = _PLACEHOLDER.fullmatch(value.strip())
+        if whole and whole.group(1) in variables:
+            return variables[whole.group(1)]
         return render(value, variables)
     if isinstance(value, dict):
         return {k: render_value(v, variables) for k, v in value.items()}
