@@ -11,10 +11,10 @@ Use it as a Python target (``examples.support_agent:answer``) or serve it over H
 from __future__ import annotations
 
 import argparse
-import json
 import re
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from examples._serve import serve
 
 KNOWLEDGE_BASE = [
     "Acme Cloud offers three plans: Free, Team and Enterprise.",
@@ -67,24 +67,10 @@ def answer(prompt: str) -> dict[str, Any]:
         "usage": {"prompt_tokens": words, "completion_tokens": len(output.split())}}}
 
 
-class _Handler(BaseHTTPRequestHandler):
-    def do_POST(self) -> None:
-        body = json.loads(self.rfile.read(int(self.headers.get("content-length", 0))) or b"{}")
-        payload = json.dumps(answer(str(body.get("prompt", "")))).encode()
-        self.send_response(200)
-        self.send_header("content-type", "application/json")
-        self.send_header("content-length", str(len(payload)))
-        self.end_headers()
-        self.wfile.write(payload)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, default=8765)
-    args = parser.parse_args()
-    server = ThreadingHTTPServer(("127.0.0.1", args.port), _Handler)
-    print(f"support agent on http://127.0.0.1:{args.port}/")
-    server.serve_forever()
+    serve(answer, parser.parse_args().port, "support agent")
 
 
 if __name__ == "__main__":

@@ -8,10 +8,10 @@ Test it: WEATHER_AGENT_PORT=8766 agentunit run examples/weather_agentic.yaml
 from __future__ import annotations
 
 import argparse
-import json
 import re
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from examples._serve import serve
 
 CITIES = {"paris": (48.86, 2.35, "18°C and sunny"), "london": (51.51, -0.13, "12°C and raining"),
           "tokyo": (35.68, 139.69, "22°C and cloudy")}
@@ -38,27 +38,10 @@ def answer(prompt: str) -> dict[str, Any]:
                                        "agent_calls": agent_calls}}
 
 
-class _Handler(BaseHTTPRequestHandler):
-    def log_message(self, *args: Any) -> None:
-        pass
-
-    def do_POST(self) -> None:
-        body = json.loads(self.rfile.read(int(self.headers.get("content-length", 0))) or b"{}")
-        payload = json.dumps(answer(str(body.get("prompt", "")))).encode()
-        self.send_response(200)
-        self.send_header("content-type", "application/json")
-        self.send_header("content-length", str(len(payload)))
-        self.end_headers()
-        self.wfile.write(payload)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, default=8766)
-    args = parser.parse_args()
-    server = ThreadingHTTPServer(("127.0.0.1", args.port), _Handler)
-    print(f"weather agent on http://127.0.0.1:{server.server_address[1]}/", flush=True)
-    server.serve_forever()
+    serve(answer, parser.parse_args().port, "weather agent")
 
 
 if __name__ == "__main__":

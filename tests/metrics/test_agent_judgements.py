@@ -1,39 +1,16 @@
-import math
-
 import pytest
 
 from agentunit import check
-from agentunit.judges import service as judge_service
-from agentunit.judges.base import JudgeReply
+from tests.judge_helpers import pass_with, scripted_judge
 
 WEATHER_RUN = {"query": "What's the weather in Paris?", "plan": ["call get_weather for Paris", "answer"],
                "tool_calls": [{"name": "get_weather", "arguments": {"city": "Paris"}, "output": "18°C, sunny"}]}
 
 
-class Recorder:
-    name = "scripted"
-
-    def __init__(self):
-        self.requests = []
-
-    def describe(self):
-        return {"provider": "recorder"}
-
-    async def call(self, request):
-        self.requests.append(request)
-        return JudgeReply("PASS", [("PASS", math.log(0.75)), ("FAIL", math.log(0.25))])
-
-    async def aclose(self):
-        pass
-
-
 @pytest.fixture
 def recorder():
-    service = judge_service.JudgeService({"provider": "local"})
-    service.provider = Recorder()
-    token = judge_service.set_current_judge(service)
-    yield service.provider
-    judge_service._current.reset(token)
+    with scripted_judge(lambda request: pass_with(0.75), "recorder") as provider:
+        yield provider
 
 
 @pytest.mark.parametrize("name", ["task-completion", "goal-fulfillment", "tool-selection-quality", "plan-quality",

@@ -1,11 +1,8 @@
-import math
-
 import pytest
 
 from agentunit import check
-from agentunit.judges import service as judge_service
-from agentunit.judges.base import JudgeReply
 from agentunit.metrics.agentic import check_rule
+from tests.judge_helpers import pass_with, scripted_judge
 
 
 @pytest.mark.parametrize(("rule", "names", "passed"), [
@@ -32,24 +29,8 @@ def test_unknown_forms_are_left_to_the_judge():
     assert check_rule("Be polite to the user", ["search"]) is None
 
 
-class RuleJudge:
-    name = "scripted"
-
-    def describe(self):
-        return {"provider": "rule-judge"}
-
-    async def call(self, request):
-        return JudgeReply("PASS", [("PASS", math.log(0.7)), ("FAIL", math.log(0.3))])
-
-    async def aclose(self):
-        pass
-
-
 def test_metric_mixes_trace_and_judge_rules():
-    service = judge_service.JudgeService({"provider": "local"})
-    service.provider = RuleJudge()
-    token = judge_service.set_current_judge(service)
-    try:
+    with scripted_judge(lambda request: pass_with(0.7), "rule-judge"):
         result = check("Done, thanks!", {"metric": "agent-llm-rubric", "value": [
             "If tool search is called, do not call agent writer", "Be polite to the user"]},
             tool_calls=[{"name": "search"}, {"name": "writer"}])
@@ -59,5 +40,3 @@ def test_metric_mixes_trace_and_judge_rules():
         assert check("x", "agent-llm-rubric").status == "not_measured"
         from_case = check("x", "agent-llm-rubric", rules=["never call rm"], tool_calls=[{"name": "ls"}])
         assert from_case.value == 1.0 and from_case.passed is True
-    finally:
-        judge_service._current.reset(token)

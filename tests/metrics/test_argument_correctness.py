@@ -1,42 +1,21 @@
-import math
-
 import pytest
 
 from agentunit import check
-from agentunit.judges import service as judge_service
-from agentunit.judges.base import JudgeReply
+from tests.judge_helpers import pass_with, scripted_judge
 
 TOOLS = [{"type": "function", "function": {"name": "get_weather", "description": "Weather for a city",
                                            "parameters": {"type": "object", "required": ["city"],
                                                           "properties": {"city": {"type": "string"}}}}}]
 
 
-class ArgJudge:
-    name = "scripted"
-
-    def __init__(self):
-        self.requests = []
-
-    def describe(self):
-        return {"provider": "arg-judge"}
-
-    async def call(self, request):
-        self.requests.append(request)
-        ok = '"Paris"' in request.messages[-1][1]
-        p = 0.9 if ok else 0.1
-        return JudgeReply("PASS" if ok else "FAIL", [("PASS", math.log(p)), ("FAIL", math.log(1 - p))])
-
-    async def aclose(self):
-        pass
+def _fits(request):
+    return pass_with(0.9 if '"Paris"' in request.messages[-1][1] else 0.1)
 
 
 @pytest.fixture
 def arg_judge():
-    service = judge_service.JudgeService({"provider": "local"})
-    service.provider = ArgJudge()
-    token = judge_service.set_current_judge(service)
-    yield service.provider
-    judge_service._current.reset(token)
+    with scripted_judge(_fits, "arg-judge") as provider:
+        yield provider
 
 
 def test_schema_failures_score_zero_without_a_judge_call(arg_judge):

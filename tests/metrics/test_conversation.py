@@ -3,9 +3,9 @@ import math
 import pytest
 
 from agentunit import check
-from agentunit.judges import service as judge_service
 from agentunit.judges.base import JudgeReply
 from agentunit.metrics.conversation import conversation_turns, window
+from tests.judge_helpers import pass_with, scripted_judge
 
 CONVERSATION = [
     {"role": "user", "content": "Hi, my name is Ana and I'm vegetarian."},
@@ -14,37 +14,19 @@ CONVERSATION = [
 ]
 
 
-class TurnJudge:
-    name = "scripted"
-
-    def __init__(self):
-        self.requests = []
-
-    def describe(self):
-        return {"provider": "turn-judge"}
-
-    async def call(self, request):
-        self.requests.append(request)
-        last = request.messages[-1][1]
-        if "single digit" in last:
-            return JudgeReply("4", [("4", math.log(0.5)), ("5", math.log(0.5))])
-        if request.json_schema is not None:
-            return JudgeReply('{"steps": ["Read the dialogue.", "Check politeness."]}')
-        bad = "steak" in last.split("Assistant reply:")[-1]
-        p = 0.1 if bad else 0.9
-        return JudgeReply("FAIL" if bad else "PASS", [("PASS", math.log(p)), ("FAIL", math.log(1 - p))])
-
-    async def aclose(self):
-        pass
+def _turn_verdict(request):
+    last = request.messages[-1][1]
+    if "single digit" in last:
+        return JudgeReply("4", [("4", math.log(0.5)), ("5", math.log(0.5))])
+    if request.json_schema is not None:
+        return JudgeReply('{"steps": ["Read the dialogue.", "Check politeness."]}')
+    return pass_with(0.1 if "steak" in last.split("Assistant reply:")[-1] else 0.9)
 
 
 @pytest.fixture
 def turn_judge():
-    service = judge_service.JudgeService({"provider": "local"})
-    service.provider = TurnJudge()
-    token = judge_service.set_current_judge(service)
-    yield service.provider
-    judge_service._current.reset(token)
+    with scripted_judge(_turn_verdict, "turn-judge") as provider:
+        yield provider
 
 
 def test_the_target_reply_becomes_the_last_turn_and_windows_look_back():

@@ -1,40 +1,19 @@
 """plan-adherence: deterministic alignment first, the judge only for steps the trace cannot settle."""
 
-import math
-
 import pytest
 
 from agentunit import check
-from agentunit.judges import service as judge_service
-from agentunit.judges.base import JudgeReply
+from tests.judge_helpers import pass_with, scripted_judge
 
 
-class StepJudge:
-    name = "scripted"
-
-    def __init__(self):
-        self.requests = []
-
-    def describe(self):
-        return {"provider": "step-judge"}
-
-    async def call(self, request):
-        self.requests.append(request)
-        done = "confirm" in request.messages[-1][1].split("Plan step:")[-1].lower()
-        p = 0.8 if done else 0.2
-        return JudgeReply("PASS" if done else "FAIL", [("PASS", math.log(p)), ("FAIL", math.log(1 - p))])
-
-    async def aclose(self):
-        pass
+def _step_done(request):
+    return pass_with(0.8 if "confirm" in request.messages[-1][1].split("Plan step:")[-1].lower() else 0.2)
 
 
 @pytest.fixture
 def step_judge():
-    service = judge_service.JudgeService({"provider": "local"})
-    service.provider = StepJudge()
-    token = judge_service.set_current_judge(service)
-    yield service.provider
-    judge_service._current.reset(token)
+    with scripted_judge(_step_done, "step-judge") as provider:
+        yield provider
 
 
 def calls(*names):

@@ -82,26 +82,31 @@ def _best_any_order(expected: list[dict[str, Any]], called: list[dict[str, Any]]
     return matches
 
 
-def _best_in_order(expected: list[dict[str, Any]], called: list[dict[str, Any]]) -> list[tuple[int, int, float]]:
-    """Order-preserving matching with the most credit (weighted longest common subsequence)."""
-    n, m = len(expected), len(called)
+def weighted_lcs(left: list[Any], right: list[Any], weight: Any) -> list[tuple[int, int, float]]:
+    """Order-preserving matching of ``left`` to ``right`` items with the most total ``weight(a, b)``
+    (a weighted longest common subsequence; weight 0 means "cannot match"): [(i, j, weight)]."""
+    n, m = len(left), len(right)
     best = [[0.0] * (m + 1) for _ in range(n + 1)]
     for i in range(n - 1, -1, -1):
         for j in range(m - 1, -1, -1):
-            credit = _credit(expected[i], called[j])
-            take = credit + best[i + 1][j + 1] if credit > 0 else 0.0
+            w = weight(left[i], right[j])
+            take = w + best[i + 1][j + 1] if w > 0 else 0.0
             best[i][j] = max(take, best[i + 1][j], best[i][j + 1])
     matches, i, j = [], 0, 0
     while i < n and j < m:
-        credit = _credit(expected[i], called[j])
-        if credit > 0 and best[i][j] == credit + best[i + 1][j + 1]:
-            matches.append((i, j, credit))
+        w = weight(left[i], right[j])
+        if w > 0 and best[i][j] == w + best[i + 1][j + 1]:
+            matches.append((i, j, w))
             i, j = i + 1, j + 1
         elif best[i][j] == best[i + 1][j]:
             i += 1
         else:
             j += 1
     return matches
+
+
+def _best_in_order(expected: list[dict[str, Any]], called: list[dict[str, Any]]) -> list[tuple[int, int, float]]:
+    return weighted_lcs(expected, called, _credit)
 
 
 @register("tool-correctness", family="agentic", needs=("output",), value="optional", threshold=1.0,
@@ -300,22 +305,7 @@ class PlanAdherence(JudgedMetric):
 
 def _align(plan: list[Any], executed: list[str]) -> dict[int, int]:
     """Order-preserving alignment of plan steps to executed calls that they name (LCS)."""
-    n, m = len(plan), len(executed)
-    best = [[0] * (m + 1) for _ in range(n + 1)]
-    for i in range(n - 1, -1, -1):
-        for j in range(m - 1, -1, -1):
-            hit = _step_mentions(plan[i], executed[j])
-            best[i][j] = max(best[i + 1][j + 1] + 1 if hit else 0, best[i + 1][j], best[i][j + 1])
-    pairs, i, j = {}, 0, 0
-    while i < n and j < m:
-        if _step_mentions(plan[i], executed[j]) and best[i][j] == best[i + 1][j + 1] + 1:
-            pairs[i] = j
-            i, j = i + 1, j + 1
-        elif best[i][j] == best[i + 1][j]:
-            i += 1
-        else:
-            j += 1
-    return pairs
+    return {i: j for i, j, _ in weighted_lcs(plan, executed, lambda step, name: float(_step_mentions(step, name)))}
 
 
 async def _judge_step(step: str, executed: list[str], output: str | None) -> float:
