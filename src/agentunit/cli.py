@@ -55,7 +55,9 @@ def run(suite: Path | None, jobs: int | None, repeat: int | None, no_cache: bool
     from agentunit.store.sqlite import Store
     from agentunit.suite.loader import load_suite
 
-    store = Store(db)
+    if dry_run and resume:
+        raise _fail_usage("--dry-run and --resume cannot be combined")
+    store = None if dry_run else Store(db)  # a dry run only reads the database's caches
     if resume:
         previous = store.get_run(resume)
         if previous is None:
@@ -77,7 +79,6 @@ def run(suite: Path | None, jobs: int | None, repeat: int | None, no_cache: bool
         if dry_run:
             from agentunit.core.dryrun import dry_run as count_calls
 
-            store.close()
             sys.stdout.write(count_calls(loaded, db, options).text() + "\n")
             raise click.exceptions.Exit(EXIT_OK)
         engine = Engine(loaded, store, options)
@@ -104,6 +105,8 @@ def run(suite: Path | None, jobs: int | None, repeat: int | None, no_cache: bool
     if result.status == "interrupted":
         raise click.exceptions.Exit(130)
     raise click.exceptions.Exit(result.exit_code)
+
+
 def _execute(engine: Any, total: int, show_progress: bool) -> Any:
     import asyncio
 
