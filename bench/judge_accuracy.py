@@ -24,7 +24,11 @@ DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
 SETS = {"llm-rubric": ("llm_rubric_dev.jsonl", "rubric"), "factuality": ("factuality_dev.jsonl", "reference"),
         "g-eval": ("g_eval_dev.jsonl", "criteria"), "context-faithfulness": ("rag_dev.jsonl", None),
         "hallucination": ("rag_dev.jsonl", None), "context-recall": ("retrieval_dev.jsonl", "expected"),
-        "context-relevance": ("retrieval_dev.jsonl", None), "answer-relevance": ("retrieval_dev.jsonl", None)}
+        "context-relevance": ("retrieval_dev.jsonl", None), "answer-relevance": ("retrieval_dev.jsonl", None),
+        **{m: ("agent_dev.jsonl", None) for m in ("task-completion", "goal-fulfillment", "tool-selection-quality",
+                                                  "plan-quality", "reasoning-coherence")},
+        **{m: ("conversation_dev.jsonl", None) for m in ("knowledge-retention", "conversation-relevancy",
+                                                         "role-adherence")}}
 
 
 async def evaluate(metric_name: str, rows: list[dict]) -> list[tuple[int, float, bool]]:
@@ -32,8 +36,9 @@ async def evaluate(metric_name: str, rows: list[dict]) -> list[tuple[int, float,
     for row in rows:
         key = SETS[metric_name][1]
         metric = create_metric(metric_name, value=row[key] if key else None)
-        case = DatasetCase(id="dev", query=row.get("query") or "", context=row.get("context"))
-        outcome = Outcome(output=row["output"], query=row.get("query"))
+        case = DatasetCase(id="dev", query=row.get("query") or "", context=row.get("context"), plan=row.get("plan"),
+                           conversation=row.get("conversation"), role=row.get("role"))
+        outcome = Outcome(output=row["output"], query=row.get("query"), tool_calls=row.get("tool_calls") or [])
         result = await score_async(metric, case, build_trace(outcome), outcome)
         if result.error:
             raise SystemExit(f"{metric_name}: {result.error}")
@@ -63,6 +68,7 @@ def main() -> None:
     use_judge(config)
     for name in args.metrics:
         rows = [json.loads(line) for line in (DATA / SETS[name][0]).read_text().splitlines()]
+        rows = [r for r in rows if r.get("metric", name) == name]
         if args.limit:
             rows = rows[: args.limit]
         calls_before = service.stats.calls

@@ -41,7 +41,7 @@ def test_the_target_reply_becomes_the_last_turn_and_windows_look_back():
 def test_knowledge_retention_scores_each_assistant_turn(turn_judge):
     good = check("Try a mushroom risotto.", "knowledge-retention", conversation=CONVERSATION)
     bad = check("Try a steak with fries.", "knowledge-retention", conversation=CONVERSATION)
-    assert good.value == pytest.approx(0.9) and bad.value == pytest.approx((0.9 + 0.1) / 2)
+    assert good.value == pytest.approx(0.9) and bad.value == pytest.approx(0.1)  # the worst turn counts
     assert bad.detail["turns"][1]["pass"] == pytest.approx(0.1) and "weakest turn 3" in bad.reason
     last_prompt = turn_judge.requests[-1].messages[-1][1]
     assert "- Hi, my name is Ana and I'm vegetarian." in last_prompt

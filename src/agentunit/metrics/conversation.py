@@ -39,6 +39,8 @@ class _TurnMetric(JudgedMetric):
 
     instruction: ClassVar[str] = ""
     system: ClassVar[str] = "You evaluate one reply of an assistant in a conversation. Reply FAIL or PASS."
+    # "min": one bad turn fails the conversation (forgetting, leaving the role); "mean": share of good turns
+    aggregate: ClassVar[str] = "mean"
 
     def setup(self) -> None:
         size = self.config.get("window", DEFAULT_WINDOW)
@@ -69,9 +71,9 @@ class _TurnMetric(JudgedMetric):
             decision = await current_judge().decide(JudgeRequest((("system", self.system), ("user", prompt)),
                                                                  options=("PASS", "FAIL")))
             scored.append({"turn": index, "reply": content[:200], "pass": round(decision.probabilities["PASS"], 4)})
-        value = sum(t["pass"] for t in scored) / len(scored)
         worst = min(scored, key=lambda t: t["pass"])
-        return self.result(value, reason=f"mean {value:.3f} over {len(scored)} assistant turns"
+        value = worst["pass"] if self.aggregate == "min" else sum(t["pass"] for t in scored) / len(scored)
+        return self.result(value, reason=f"{self.aggregate} {value:.3f} over {len(scored)} assistant turns"
                            + (f"; weakest turn {worst['turn']}" if worst["pass"] < 0.5 else ""),
                            detail={"turns": scored, "window": self._window})
 
@@ -81,8 +83,10 @@ class _TurnMetric(JudgedMetric):
 class KnowledgeRetention(_TurnMetric):
     """Facts the user gave earlier are not forgotten or contradicted: for each assistant turn, the
     judge sees every earlier user turn and decides whether the reply stays consistent with what the
-    user said. Score = mean P(PASS) over assistant turns."""
+    user said. Score = the lowest P(PASS) over assistant turns (one forgetful turn fails the
+    conversation; every turn's probability is in the detail)."""
 
+    aggregate = "min"
     instruction = ("If the reply contradicts, ignores or asks again for something the user already said, "
                    "reply FAIL. Otherwise reply PASS.")
 
@@ -95,8 +99,10 @@ class KnowledgeRetention(_TurnMetric):
           example='{metric: role-adherence}')
 class RoleAdherence(_TurnMetric):
     """Assistant turns stay in the case's ``role`` (e.g. "a polite airline support agent"): one
-    decision per assistant turn with the preceding window; score = mean P(PASS). No role → not measured."""
+    decision per assistant turn with the preceding window; score = the lowest P(PASS) over the turns
+    (one turn out of role fails the conversation). No role → not measured."""
 
+    aggregate = "min"
     instruction = "If the reply stays in the assistant's role, reply PASS. If it breaks the role, reply FAIL."
 
     def unmeasured(self, case) -> str | None:
