@@ -26,16 +26,17 @@ SETS = {"llm-rubric": ("llm_rubric_dev.jsonl", "rubric"), "factuality": ("factua
         "hallucination": ("rag_dev.jsonl", None), "context-recall": ("retrieval_dev.jsonl", "expected"),
         "context-relevance": ("retrieval_dev.jsonl", None), "answer-relevance": ("retrieval_dev.jsonl", None),
         **{m: ("agent_dev.jsonl", None) for m in ("task-completion", "goal-fulfillment", "tool-selection-quality",
-                                                  "plan-quality", "reasoning-coherence")},
+                                                  "plan-quality", "reasoning-coherence", "argument-correctness",
+                                                  "agent-llm-rubric", "plan-adherence")},
         **{m: ("conversation_dev.jsonl", None) for m in ("knowledge-retention", "conversation-relevancy",
-                                                         "role-adherence")}}
+                                                         "role-adherence", "conversational-g-eval")}}
 
 
 async def evaluate(metric_name: str, rows: list[dict]) -> list[tuple[int, float, bool]]:
     out = []
     for row in rows:
         key = SETS[metric_name][1]
-        metric = create_metric(metric_name, value=row[key] if key else None)
+        metric = create_metric(metric_name, value=row[key] if key else row.get("value"))
         case = DatasetCase(id="dev", query=row.get("query") or "", context=row.get("context"), plan=row.get("plan"),
                            conversation=row.get("conversation"), role=row.get("role"))
         outcome = Outcome(output=row["output"], query=row.get("query"), tool_calls=row.get("tool_calls") or [])

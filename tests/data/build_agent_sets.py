@@ -80,6 +80,19 @@ def run(request, calls, answer, plan):
             "tool_calls": [{"name": n, "arguments": a, "output": o} for n, a, o in calls], "output": answer}
 
 
+def _perturb(value):
+    """A plausible but wrong argument value."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return value * 7 + 3
+    swaps = {"Paris": "Lima", "Oslo": "Perth", "USD": "CHF", "EUR": "INR", "GBP": "MXN", "JPY": "SEK", "17*23": "17+23",
+             "1024/8": "1024*8", "Berlin": "Boston", "Rome": "Riga", "AAPL": "TSLA", "es": "de", "mi": "ft",
+             "Asia/Tokyo": "America/Lima", "Louvre": "Prado", "Tuesday": "Sunday", "Cairo": "Quito", "Madrid": "Milan",
+             "Lisbon": "Leeds", "5521": "9999", "10:00": "16:00", "dentist": "barber", "20:00": "11:00",
+             "18:00": "03:00", "call mom": "buy milk", "2026-05-03": "2026-12-24", "Luigi's": "Burger Barn",
+             "sam@example.com": "alex@example.com", "population of Canada": "height of Everest"}
+    return swaps.get(value, f"{value} (wrong)") if isinstance(value, str) else value
+
+
 def main() -> None:
     rows = []
     for request, calls, good, wrong, plan in TASKS:
@@ -95,6 +108,16 @@ def main() -> None:
         rows.append({"metric": "plan-quality", **run(request, calls, good, ["book a hotel", "order a pizza"]),
                      "label": 0})
         rows.append({"metric": "reasoning-coherence", **run(request, calls, wrong, plan), "label": 0})
+    rule = "The final answer must agree with what the tools returned."
+    for request, calls, good, wrong, plan in TASKS:
+        bad_calls = [(name, {k: _perturb(v) for k, v in args.items()}, out) for name, args, out in calls]
+        rows.append({"metric": "argument-correctness", **run(request, calls, good, plan), "label": 1})
+        rows.append({"metric": "argument-correctness", **run(request, bad_calls, good, plan), "label": 0})
+        rows.append({"metric": "agent-llm-rubric", "value": [rule], **run(request, calls, good, plan), "label": 1})
+        rows.append({"metric": "agent-llm-rubric", "value": [rule], **run(request, calls, wrong, plan), "label": 0})
+        told = [plan[0], "Tell the user the result in the final answer."]
+        rows.append({"metric": "plan-adherence", **run(request, calls, good, told), "label": 1})
+        rows.append({"metric": "plan-adherence", **run(request, calls, "", told), "label": 0})
     with (HERE / "agent_dev.jsonl").open("w") as out:
         for row in rows:
             out.write(json.dumps(row, ensure_ascii=False) + "\n")

@@ -65,6 +65,11 @@ def main() -> None:
                             ("role-adherence", OUT_OF_ROLE)):
             rows.append({"metric": metric, "conversation": conversation, "output": good, "role": ROLE, "label": 1})
             rows.append({"metric": metric, "conversation": conversation, "output": bad, "role": ROLE, "label": 0})
+        criteria = "The assistant's last reply is helpful and consistent with what the user said earlier."
+        rows.append({"metric": "conversational-g-eval", "value": criteria, "conversation": conversation,
+                     "output": good, "role": ROLE, "label": 1})
+        rows.append({"metric": "conversational-g-eval", "value": criteria, "conversation": conversation,
+                     "output": forgets, "role": ROLE, "label": 0})
     with (HERE / "conversation_dev.jsonl").open("w") as out:
         for row in rows:
             out.write(json.dumps(row, ensure_ascii=False) + "\n")

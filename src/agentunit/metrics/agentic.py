@@ -433,7 +433,7 @@ def check_rule(rule: str, names: list[str]) -> dict[str, Any] | None:
     return None
 
 
-@register("agent-llm-rubric", family="agentic", value="optional", needs=("output",), threshold=1.0,
+@register("agent-llm-rubric", family="agentic", value="optional", needs=("output",),
           model="judge", example='{metric: agent-llm-rubric, value: ["If tool search is called, do not call '
                                   'agent writer", "validate input before tool pay"]}')
 class AgentRubric(JudgedMetric):
@@ -443,7 +443,9 @@ class AgentRubric(JudgedMetric):
     called, do not call Y" (no Y after the first X), "X before Y" / "call X before calling Y", "validate
     input before Z" (a call whose name contains "valid" precedes the first Z), "never call X", "always
     call X". Other rules go to the judge with the calls, their arguments and the answer (one PASS/FAIL
-    decision each). Score = mean over rules; default threshold 1.0 (every rule followed).
+    decision each, followed when P(PASS) ≥ 0.5). Score = mean over rules (a judged rule adds its
+    P(PASS)); the case passes when every rule is followed, or, with a ``threshold``, when the score
+    reaches it.
     """
 
     async def evaluate_async(self, case, trace, outcome) -> MetricResult:
@@ -464,7 +466,8 @@ class AgentRubric(JudgedMetric):
             results.append(settled)
         score = sum(r["score"] for r in results) / len(results)
         broken = [r["rule"] for r in results if not r["passed"]]
-        return self.result(score, reason=f"{len(results) - len(broken)}/{len(results)} rules followed"
+        passed = not broken if self.threshold is None else score >= self.threshold
+        return self.result(score, passed=passed, reason=f"{len(results) - len(broken)}/{len(results)} rules followed"
                            + (f"; broken: {'; '.join(map(str, broken))}" if broken else ""),
                            detail={"rules": results})
 
