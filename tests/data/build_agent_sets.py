@@ -4,10 +4,7 @@ Each of 20 tasks gives one good run and, per metric, one run broken in the way t
 catch. Run from this folder: python build_agent_sets.py (the JSONL file is committed).
 """
 
-import json
-from pathlib import Path
-
-HERE = Path(__file__).resolve().parent
+from build_judge_sets import write
 
 # request, tool calls [(name, arguments, output)], good answer, wrong answer (contradicts the tools), plan
 TASKS = [
@@ -118,10 +115,7 @@ def main() -> None:
         told = [plan[0], "Tell the user the result in the final answer."]
         rows.append({"metric": "plan-adherence", **run(request, calls, good, told), "label": 1})
         rows.append({"metric": "plan-adherence", **run(request, calls, "", told), "label": 0})
-    with (HERE / "agent_dev.jsonl").open("w") as out:
-        for row in rows:
-            out.write(json.dumps(row, ensure_ascii=False) + "\n")
-    print("agent_dev.jsonl", len(rows), "rows")
+    write("agent_dev.jsonl", rows)
 
 
 if __name__ == "__main__":

@@ -1,10 +1,7 @@
 """Builds the labelled conversations for the conversational metrics (conversation_dev.jsonl).
 Run from this folder: python build_conversation_sets.py (the JSONL file is committed)."""
 
-import json
-from pathlib import Path
-
-HERE = Path(__file__).resolve().parent
+from build_judge_sets import write
 
 # what the user says first, their follow-up, a reply that keeps the fact, a reply that contradicts or
 # forgets it, an off-topic reply
@@ -70,10 +67,7 @@ def main() -> None:
                      "output": good, "role": ROLE, "label": 1})
         rows.append({"metric": "conversational-g-eval", "value": criteria, "conversation": conversation,
                      "output": forgets, "role": ROLE, "label": 0})
-    with (HERE / "conversation_dev.jsonl").open("w") as out:
-        for row in rows:
-            out.write(json.dumps(row, ensure_ascii=False) + "\n")
-    print("conversation_dev.jsonl", len(rows), "rows")
+    write("conversation_dev.jsonl", rows)
 
 
 if __name__ == "__main__":
