@@ -47,6 +47,7 @@ def scripted_judge(respond: Callable[[JudgeRequest], JudgeReply], label: str = "
     service = judge_service.JudgeService({"provider": "local"})
     provider = ScriptedProvider(respond, label)
     service.provider = provider
+    provider.service = service  # for ``evaluate(..., judge=provider.service)``
     token = judge_service.set_current_judge(service)
     try:
         yield provider

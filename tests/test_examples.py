@@ -1,7 +1,6 @@
 """The agentic example: an HTTP agent with trusys tool calls, plan and agent calls, every agentic metric."""
 
 import json
-import os
 import subprocess
 import sys
 
@@ -36,4 +35,3 @@ def test_weather_agent_suite_measures_every_agentic_metric(weather_agent, tmp_pa
         assert results["tool_success"]["value"] == 1.0 and results["tool-correctness"]["value"] == 1.0
         assert results["execution-efficiency"]["value"] == 1.0
         assert results["agent-llm-rubric"]["detail"]["rules"][0]["method"] == "trace"
-    assert os.environ.get("WEATHER_AGENT_PORT") is None

@@ -1,59 +1,34 @@
 """RAG metrics: aggregation, evidence, not-measured paths and judge errors, with a scripted judge."""
 
-import math
+import contextlib
 
 import pytest
 
 from agentunit import check, evaluate
-from agentunit.judges import service as judge_service
 from agentunit.judges.base import JudgeReply
 from agentunit.metrics.rag import cap_support, evidence
+from tests.judge_helpers import pass_with, scripted_judge
 
 
-class Scripted:
-    """A provider answering PASS for claims whose text contains a marker, FAIL otherwise."""
+def _marker_judge(passing=("Paris",), garbage=False):
+    """PASS for claims (passages, responses) holding a marker, FAIL otherwise; or unreadable text."""
 
-    name = "scripted"
-
-    def __init__(self, passing=("Paris",), garbage=False):
-        self.passing = passing
-        self.garbage = garbage
-        self.requests = []
-
-    def describe(self):
-        return {"provider": "scripted", "passing": list(self.passing), "garbage": self.garbage}
-
-    async def call(self, request):
-        self.requests.append(request)
-        if self.garbage:
+    def respond(request):
+        if garbage:
             return JudgeReply("no idea")
         text = request.messages[-1][1].split("Claim:")[-1].split("Passage:")[-1].split("Response:")[-1]
-        ok = any(p in text.split("\n\n")[0] for p in self.passing)
-        top = [("PASS", math.log(0.9 if ok else 0.1)), ("FAIL", math.log(0.1 if ok else 0.9))]
-        return JudgeReply("PASS" if ok else "FAIL", top)
+        return pass_with(0.9 if any(p in text.split("\n\n")[0] for p in passing) else 0.1)
 
-    async def aclose(self):
-        pass
+    return respond
 
 
 @pytest.fixture
-def scripted(monkeypatch):
-    def install(**kwargs):
-        service = judge_service.JudgeService({"provider": "local"})
-        service.provider = Scripted(**kwargs)
-        token = judge_service.set_current_judge(service)
-        return service, token
+def scripted():
+    with contextlib.ExitStack() as stack:
+        def factory(**kwargs):
+            return stack.enter_context(scripted_judge(_marker_judge(**kwargs))).service
 
-    tokens = []
-
-    def factory(**kwargs):
-        service, token = install(**kwargs)
-        tokens.append(token)
-        return service
-
-    yield factory
-    for token in reversed(tokens):
-        judge_service._current.reset(token)
+        yield factory
 
 
 CONTEXT = ["Paris is the capital of France. It has about 2.1 million inhabitants."]

@@ -153,6 +153,12 @@ def use_judge(config: dict[str, Any] | None, store: Any = None) -> contextvars.T
     return _current.set(service)
 
 
+async def pass_fail(system: str, user: str) -> Decision:
+    """One PASS/FAIL decision by the current judge — the binary question every judge metric asks;
+    ``decision.probabilities["PASS"]`` is the probability the metrics score with."""
+    return await current_judge().decide(JudgeRequest((("system", system), ("user", user)), options=("PASS", "FAIL")))
+
+
 def set_current_judge(service: JudgeService) -> contextvars.Token:
     return _current.set(service)
 

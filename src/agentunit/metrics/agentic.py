@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 
 from agentunit.core.envelope import tool_call_failed
 from agentunit.errors import MetricConfigError
+from agentunit.judges.service import pass_fail
 from agentunit.metrics.base import Metric, MetricResult
 from agentunit.metrics.judged import JudgedMetric
 from agentunit.metrics.registry import register
@@ -309,16 +310,12 @@ def _align(plan: list[Any], executed: list[str]) -> dict[int, int]:
 
 
 async def _judge_step(step: str, executed: list[str], output: str | None) -> float:
-    from agentunit.judges.base import JudgeRequest
-    from agentunit.judges.service import current_judge
-
     done = ", ".join(executed) or "(no tool or agent calls)"
-    decision = await current_judge().decide(JudgeRequest(
-        (("system", "You check whether an agent carried out a step of its plan. Reply FAIL or PASS."),
-         ("user", f"Executed calls, in order: {done}\nFinal answer: {output or ''}\n\nPlan step: {step}\n\n"
-                  "If the executed calls or the final answer show that this step was carried out, reply PASS. "
-                  "Otherwise reply FAIL.")),
-        options=("PASS", "FAIL")))
+    decision = await pass_fail(
+        "You check whether an agent carried out a step of its plan. Reply FAIL or PASS.",
+        f"Executed calls, in order: {done}\nFinal answer: {output or ''}\n\nPlan step: {step}\n\n"
+        "If the executed calls or the final answer show that this step was carried out, reply PASS. "
+        "Otherwise reply FAIL.")
     return decision.probabilities["PASS"]
 
 
@@ -376,15 +373,11 @@ class ArgumentCorrectness(JudgedMetric):
 
 
 async def _judge_arguments(question: str, tool: str, description: str, arguments: dict[str, Any]) -> float:
-    from agentunit.judges.base import JudgeRequest
-    from agentunit.judges.service import current_judge
-
-    decision = await current_judge().decide(JudgeRequest(
-        (("system", "You check the arguments of an agent's tool call. Reply FAIL or PASS."),
-         ("user", f"User request: {question}\nTool: {tool}" + (f" — {description}" if description else "")
-                  + f"\nArguments: {json.dumps(arguments, ensure_ascii=False)}\n\nIf these arguments fit the "
-                  "user's request, reply PASS. If a value is wrong, missing or made up, reply FAIL.")),
-        options=("PASS", "FAIL")))
+    decision = await pass_fail(
+        "You check the arguments of an agent's tool call. Reply FAIL or PASS.",
+        f"User request: {question}\nTool: {tool}" + (f" — {description}" if description else "")
+        + f"\nArguments: {json.dumps(arguments, ensure_ascii=False)}\n\nIf these arguments fit the "
+        "user's request, reply PASS. If a value is wrong, missing or made up, reply FAIL.")
     return decision.probabilities["PASS"]
 
 
@@ -473,16 +466,12 @@ class AgentRubric(JudgedMetric):
 
 
 async def _judge_rule(rule: str, events: list[dict[str, Any]], output: str | None) -> float:
-    from agentunit.judges.base import JudgeRequest
-    from agentunit.judges.service import current_judge
-
     lines = [f"- {e.get('name')}({json.dumps(e.get('arguments', e.get('input', {})), ensure_ascii=False)[:200]})"
              for e in events] or ["(no calls)"]
-    decision = await current_judge().decide(JudgeRequest(
-        (("system", "You check whether an agent followed a rule. Reply FAIL or PASS."),
-         ("user", "Calls, in order:\n" + "\n".join(lines) + f"\nFinal answer: {output or ''}\n\nRule: {rule}\n\n"
-                  "If the agent followed the rule, reply PASS. If it broke the rule, reply FAIL.")),
-        options=("PASS", "FAIL")))
+    decision = await pass_fail(
+        "You check whether an agent followed a rule. Reply FAIL or PASS.",
+        "Calls, in order:\n" + "\n".join(lines) + f"\nFinal answer: {output or ''}\n\nRule: {rule}\n\n"
+        "If the agent followed the rule, reply PASS. If it broke the rule, reply FAIL.")
     return decision.probabilities["PASS"]
 
 
@@ -516,16 +505,13 @@ class _AgentJudgement(JudgedMetric):
     requires: ClassVar[str | None] = None  # "plan" or "tool_calls"
 
     async def evaluate_async(self, case, trace, outcome) -> MetricResult:
-        from agentunit.judges.base import JudgeRequest
-        from agentunit.judges.service import current_judge
-
         if self.requires == "plan" and not (outcome.plan or case.plan):
             return self.not_measured("no plan (return trusys.plan or set the case's plan)")
         if self.requires == "tool_calls" and not trace.of_type("tool_call"):
             return self.not_measured("no tool calls")
-        decision = await current_judge().decide(JudgeRequest(
-            (("system", "You evaluate an AI agent's run. Reply FAIL or PASS."),
-             ("user", f"{agent_transcript(case, trace, outcome)}\n\n{self.question}")), options=("PASS", "FAIL")))
+        decision = await pass_fail(
+            "You evaluate an AI agent's run. Reply FAIL or PASS.",
+            f"{agent_transcript(case, trace, outcome)}\n\n{self.question}")
         score = decision.probabilities["PASS"]
         return self.result(score, reason=f"P(pass) = {score:.3f}", detail={"judge": decision.to_detail()})
 

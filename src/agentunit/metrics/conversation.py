@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from agentunit.errors import MetricConfigError
-from agentunit.judges.base import JudgeRequest
+from agentunit.judges.service import pass_fail
 from agentunit.metrics.base import MetricResult
 from agentunit.metrics.judged import GEval, JudgedMetric
 from agentunit.metrics.registry import register
@@ -55,7 +55,6 @@ class _TurnMetric(JudgedMetric):
         return None
 
     async def evaluate_async(self, case, trace, outcome) -> MetricResult:
-        from agentunit.judges.service import current_judge
 
         turns = conversation_turns(case, outcome)
         if not any(role == "assistant" for role, _ in turns):
@@ -68,8 +67,7 @@ class _TurnMetric(JudgedMetric):
             if role != "assistant":
                 continue
             prompt = f"{self.context_for(case, turns, index)}\n\nAssistant reply: {content}\n\n{self.instruction}"
-            decision = await current_judge().decide(JudgeRequest((("system", self.system), ("user", prompt)),
-                                                                 options=("PASS", "FAIL")))
+            decision = await pass_fail(self.system, prompt)
             scored.append({"turn": index, "reply": content[:200], "pass": round(decision.probabilities["PASS"], 4)})
         worst = min(scored, key=lambda t: t["pass"])
         value = worst["pass"] if self.aggregate == "min" else sum(t["pass"] for t in scored) / len(scored)

@@ -13,6 +13,7 @@ from typing import Any
 
 from agentunit.errors import MetricConfigError
 from agentunit.judges.base import JudgeRequest
+from agentunit.judges.service import pass_fail
 from agentunit.metrics.base import Metric, MetricResult
 from agentunit.metrics.registry import register
 
@@ -76,8 +77,7 @@ class LlmRubric(JudgedMetric):
         user = (f"Requirement: {rubric}\n" + (f"Question: {question}\n" if question else "")
                 + f"Response: {outcome.output}\n\nIf the response does not meet the requirement, or states "
                   "anything false, reply FAIL. Otherwise reply PASS.")
-        decision = await _judge().decide(JudgeRequest(
-            (("system", "You are a strict grader. Reply FAIL or PASS."), ("user", user)), options=("PASS", "FAIL")))
+        decision = await pass_fail("You are a strict grader. Reply FAIL or PASS.", user)
         score = decision.probabilities["PASS"]
         return self.result(score, reason=f"P(pass) = {score:.3f}", detail={"judge": decision.to_detail()})
 
@@ -109,7 +109,7 @@ class Factuality(JudgedMetric):
 
     async def _decide(self, instruction: str, reference: str, answer: str, question: str) -> Any:
         user = (f"Question: {question}\nExpert answer: {reference}\nSubmitted answer: {answer}\n\n{instruction}")
-        return await _judge().decide(JudgeRequest((("system", FACT_SYSTEM), ("user", user)), options=("PASS", "FAIL")))
+        return await pass_fail(FACT_SYSTEM, user)
 
     async def evaluate_async(self, case, trace, outcome) -> MetricResult:
         question = _question(case, outcome) or "(not given)"

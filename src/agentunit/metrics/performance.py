@@ -103,12 +103,9 @@ class _PerplexityBase(Metric):
     async def evaluate_async(self, case, trace, outcome) -> MetricResult:
         import asyncio
 
-        measured = self._measure(outcome)
-        if measured is None:
-            if len(outcome.output.split()) < 2 and len(outcome.output) < 8:
-                return self.not_measured("the output is too short to score")
-            measured = await asyncio.to_thread(self._embedded, outcome.output)
-        return self._result(measured)
+        if outcome.logprobs:
+            return self.evaluate(case, trace, outcome)
+        return await asyncio.to_thread(self.evaluate, case, trace, outcome)  # the embedded LM blocks
 
 
 @register("perplexity", family="performance", direction="lower", kind="raw", model="perplexity",

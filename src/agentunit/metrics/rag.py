@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from agentunit.judges.base import JudgeRequest
+from agentunit.judges.service import pass_fail
 from agentunit.metrics._sentences import split_sentences
 from agentunit.metrics.base import MetricResult
 from agentunit.metrics.judged import JudgedMetric
@@ -71,14 +71,12 @@ async def _passages_for(claim: str, passages: list[str]) -> str:
 
 async def claim_support(claim: str, passages: list[str]) -> dict[str, Any]:
     """One claim against the context: the judge's P(supported), the evidence, the capped support."""
-    from agentunit.judges.service import current_judge
 
     shown = await _passages_for(claim, passages)
-    decision = await current_judge().decide(JudgeRequest(
-        (("system", "You check claims against a context. Reply FAIL or PASS."),
-         ("user", f"Context:\n{shown}\n\nClaim: {claim}\n\nIf the context states or clearly implies the claim, "
-                  "reply PASS. If the context contradicts the claim or does not mention it, reply FAIL.")),
-        options=("PASS", "FAIL")))
+    decision = await pass_fail(
+        "You check claims against a context. Reply FAIL or PASS.",
+        f"Context:\n{shown}\n\nClaim: {claim}\n\nIf the context states or clearly implies the claim, "
+        "reply PASS. If the context contradicts the claim or does not mention it, reply FAIL.")
     found = evidence(claim, "\n".join(passages))
     probability = decision.probabilities["PASS"]
     return {"claim": claim, "judge_probability": round(probability, 4), "support": round(cap_support(probability,
@@ -153,14 +151,11 @@ class ContextRecall(_ClaimMetric):
 
 
 async def _useful(passage: str, question: str, target: str | None) -> float:
-    from agentunit.judges.service import current_judge
-
     goal = f"Question: {question}" + (f"\nExpected answer: {target}" if target else "")
-    decision = await current_judge().decide(JudgeRequest(
-        (("system", "You judge whether a passage helps answer a question. Reply FAIL or PASS."),
-         ("user", f"{goal}\n\nPassage: {passage}\n\nIf the passage contains information needed to answer the "
-                  "question, reply PASS. Otherwise reply FAIL.")),
-        options=("PASS", "FAIL")))
+    decision = await pass_fail(
+        "You judge whether a passage helps answer a question. Reply FAIL or PASS.",
+        f"{goal}\n\nPassage: {passage}\n\nIf the passage contains information needed to answer the "
+        "question, reply PASS. Otherwise reply FAIL.")
     return decision.probabilities["PASS"]
 
 
@@ -218,16 +213,13 @@ class AnswerRelevance(JudgedMetric):
     directly answer the question?" (an empty answer scores 0 without a call)."""
 
     async def evaluate_async(self, case, trace, outcome) -> MetricResult:
-        from agentunit.judges.service import current_judge
-
         if not outcome.output.strip():
             return self.result(0.0, reason="empty answer")
         question = outcome.query or case.query
-        decision = await current_judge().decide(JudgeRequest(
-            (("system", "You judge whether a response answers a question. Reply FAIL or PASS."),
-             ("user", f"Question: {question}\nResponse: {outcome.output}\n\nIf the response directly answers the "
-                      "question, reply PASS. If it is off-topic, evasive or answers something else, reply FAIL.")),
-            options=("PASS", "FAIL")))
+        decision = await pass_fail(
+            "You judge whether a response answers a question. Reply FAIL or PASS.",
+            f"Question: {question}\nResponse: {outcome.output}\n\nIf the response directly answers the "
+            "question, reply PASS. If it is off-topic, evasive or answers something else, reply FAIL.")
         score = decision.probabilities["PASS"]
         return self.result(score, reason=f"P(answers the question) = {score:.3f}",
                            detail={"judge": decision.to_detail()})

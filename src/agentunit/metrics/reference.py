@@ -5,7 +5,9 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from agentunit.metrics.base import Metric, MetricResult
+from agentunit.judges.service import pass_fail
+from agentunit.metrics.base import MetricResult
+from agentunit.metrics.judged import JudgedMetric
 from agentunit.metrics.registry import register
 
 _SPACE = re.compile(r"\s+")
@@ -24,7 +26,7 @@ SIMILARITY_WEIGHT = 0.25  # RAGAS's blend: 0.75 × statement F1 + 0.25 × semant
 @register("answer_correctness", family="reference", aliases=("answer-correctness-metric",),
           needs=("output", "expected_output"), value="optional", threshold=0.5, model="judge",
           example="{metric: answer_correctness, value: Paris}")
-class AnswerCorrectnessMetric(Metric):
+class AnswerCorrectnessMetric(JudgedMetric):
     """Agreement of the answer with the expected output (AgentUnit AnswerCorrectnessMetric).
 
     Algorithm: an exact match after normalisation (NFKC, case-fold, whitespace, surrounding
@@ -36,21 +38,8 @@ class AnswerCorrectnessMetric(Metric):
     """
 
     def evaluate(self, case, trace, outcome) -> MetricResult:
-        from agentunit.metrics.judged import run_sync
-
-        exact = self._exact(case, outcome)
-        if exact is not None:
-            return exact
-
-        async def once() -> MetricResult:
-            from agentunit.judges.service import current_judge
-
-            try:
-                return await self.evaluate_async(case, trace, outcome)
-            finally:
-                await current_judge().aclose()
-
-        return run_sync(once())
+        # An exact match needs no model, so it does not start an event loop either.
+        return self._exact(case, outcome) or super().evaluate(case, trace, outcome)
 
     def _exact(self, case, outcome) -> MetricResult | None:
         if normalize_answer(outcome.output) == normalize_answer(str(self.expected(case))):
@@ -58,8 +47,6 @@ class AnswerCorrectnessMetric(Metric):
         return None
 
     async def evaluate_async(self, case, trace, outcome) -> MetricResult:
-        from agentunit.judges.base import JudgeRequest
-        from agentunit.judges.service import current_judge
         from agentunit.metrics._sentences import split_sentences
         from agentunit.models.embeddings import embed_texts
 
@@ -67,15 +54,13 @@ class AnswerCorrectnessMetric(Metric):
         if exact is not None:
             return exact
         expected, answer = str(self.expected(case)), outcome.output
-        judge = current_judge()
 
         async def supported(statement: str, source: str, source_name: str) -> float:
-            decision = await judge.decide(JudgeRequest(
-                (("system", "You are a strict fact checker. Reply FAIL or PASS."),
-                 ("user", f"{source_name}: {source}\nStatement: {statement}\n\nIf the {source_name.lower()} "
-                          "states or clearly implies the statement, reply PASS. If it contradicts the statement "
-                          "or does not say it, reply FAIL.")),
-                options=("PASS", "FAIL")))
+            decision = await pass_fail(
+                "You are a strict fact checker. Reply FAIL or PASS.",
+                f"{source_name}: {source}\nStatement: {statement}\n\nIf the {source_name.lower()} "
+                "states or clearly implies the statement, reply PASS. If it contradicts the statement "
+                "or does not say it, reply FAIL.")
             return decision.probabilities["PASS"]
 
         expected_sentences = split_sentences(expected) or [expected]

@@ -15,6 +15,7 @@ from typing import Any
 
 import yaml
 
+from agentunit.suite.cases import CASE_KEYS
 from agentunit.suite.problems import Problems
 
 CASE_FILE_SUFFIXES = (".jsonl", ".csv", ".json", ".yaml", ".yml")
@@ -76,8 +77,6 @@ def csv_row_to_case(row: dict[str, Any]) -> dict[str, Any]:
     JSON (starting with ``[`` or ``{``) are decoded; a plain ``metrics`` cell is a comma-separated
     list of names; a plain ``context`` cell is one passage.
     """
-    from agentunit.suite.cases import CASE_KEYS
-
     case: dict[str, Any] = {}
     variables: dict[str, Any] = {}
     for key, cell in row.items():
