@@ -35,6 +35,7 @@ bench: models
 	$(PY) bench/deterministic_catalog.py 10000
 	$(PY) bench/embeddings.py
 	$(PY) bench/judge_accuracy.py
+	$(PY) bench/pii_detection.py
 
 clean:
 	rm -rf $(VENV) .agentunit reports .pytest_cache .ruff_cache

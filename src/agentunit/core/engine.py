@@ -30,6 +30,7 @@ from agentunit.metrics import metric_from_spec
 from agentunit.metrics.base import score, score_async
 from agentunit.store.sqlite import Store
 from agentunit.suite.model import Suite
+from agentunit.sustainability.meter import ResourceMeter
 from agentunit.targets import make_target
 from agentunit.targets.base import Reply, Target
 
@@ -124,6 +125,7 @@ class Engine:
         except re.error as exc:
             raise AgentUnitError(f"--filter {self.options.filter!r} is not a valid regular expression: {exc}") from None
         self._done = 0
+        self._in_flight = 0
         self.run_id: str | None = None
 
     # -- jobs -----------------------------------------------------------------------------------
@@ -142,7 +144,8 @@ class Engine:
 
     # -- one case -------------------------------------------------------------------------------
 
-    async def _call_target(self, case: DatasetCase, repeat: int) -> tuple[Outcome, TraceLog | None]:
+    async def _call_target(self, case: DatasetCase, repeat: int,
+                           meter: dict[str, Any] | None = None) -> tuple[Outcome, TraceLog | None]:
         target = self.target
         if case.output is not None:
             return parse_reply(case.output), None
@@ -154,14 +157,20 @@ class Engine:
         if hit is not None:
             reply, latency, cached = Reply.from_json(hit[0]), hit[1], True
         else:
+            running = ResourceMeter(in_flight=lambda: self._in_flight, **meter).start() if meter is not None else None
+            self._in_flight += 1
             start = time.perf_counter()
-            if self.timeout and _HAS_TIMEOUT_CM:
-                async with asyncio.timeout(self.timeout):  # no extra task per call, unlike wait_for
+            try:
+                if self.timeout and _HAS_TIMEOUT_CM:
+                    async with asyncio.timeout(self.timeout):  # no extra task per call, unlike wait_for
+                        reply = await target.send(case, request)
+                elif self.timeout:
+                    reply = await asyncio.wait_for(target.send(case, request), self.timeout)
+                else:
                     reply = await target.send(case, request)
-            elif self.timeout:
-                reply = await asyncio.wait_for(target.send(case, request), self.timeout)
-            else:
-                reply = await target.send(case, request)
+            finally:
+                self._in_flight -= 1
+                usage = running.stop() if running is not None else None
             latency, cached = (time.perf_counter() - start) * 1000.0, False
             if key:
                 try:
@@ -170,6 +179,10 @@ class Engine:
                     pass  # a reply that is not JSON-serialisable is not cached
         outcome = parse_reply(reply.body)
         outcome.latency_ms, outcome.cached = latency, cached
+        if meter is not None and not cached:
+            if target.kind in ("http", "openai"):
+                usage.scope = "agentunit process tree (the HTTP server answering the call is not in it)"
+            outcome.resources = usage.to_dict()
         if reply.usage is not None:
             outcome.usage = reply.usage
         if reply.logprobs is not None:
@@ -212,17 +225,22 @@ class Engine:
         error = None
         trace = None
         try:
+            metrics = self._metrics_of(case)
+        except Exception:
+            metrics = None  # reported below, with the case
+        try:
             if _scripted_conversation(case):
                 case, outcome, trace = await self._converse(case, repeat)
             else:
-                outcome, trace = await self._call_target(case, repeat)
+                outcome, trace = await self._call_target(case, repeat, _meter_options(metrics or []))
         except asyncio.TimeoutError:
             outcome, error = Outcome(output=None, success=False), f"target timed out after {self.timeout:g} s"
         except (AgentUnitError, EnvelopeError) as exc:
             outcome, error = Outcome(output=None, success=False), str(exc)
         except Exception as exc:  # the system under test raised: this case errors, the run goes on
             outcome, error = Outcome(output=None, success=False), f"{type(exc).__name__}: {exc}"
-        metrics = self._metrics_of(case)
+        if metrics is None:
+            metrics = self._metrics_of(case)
         if error is None and outcome.success is False and outcome.error:
             error = outcome.error
         if error is not None:
@@ -328,6 +346,18 @@ def summarize(store: Store, run_id: str, repeat: int = 1) -> dict[str, Any]:
             "cases": per_case,
         }
     return summary
+
+
+def _meter_options(metrics: list[Any]) -> dict[str, Any] | None:
+    """ResourceMeter settings when a metric needs the call's resources measured, else None."""
+    wanting = [m for m in metrics if "resources" in getattr(getattr(m, "info", None), "needs", ())]
+    if not wanting:
+        return None
+    options: dict[str, Any] = {"sample_interval": min(getattr(m, "sample_interval", 1.0) for m in wanting)}
+    tdp = next((m.cpu_tdp_watts for m in wanting if getattr(m, "cpu_tdp_watts", None)), None)
+    if tdp:
+        options["cpu_tdp_watts"] = float(tdp)
+    return options
 
 
 def _scripted_conversation(case: DatasetCase) -> bool:

@@ -30,6 +30,7 @@ class Outcome:
     finish_reason: str | None = None
     cached: bool = False
     metadata: dict[str, Any] = field(default_factory=dict)
+    resources: dict[str, Any] | None = None  # measured by the engine for sustainability metrics
 
 
 # AgentUnit adapters return ``AdapterOutcome(success=..., output=..., tool_calls=..., error=...)``.

@@ -27,6 +27,11 @@ class TraceEvent:
     payload: dict[str, Any]
     created_at: datetime = field(default_factory=_now)
 
+    @property
+    def timestamp(self) -> float:
+        """``created_at`` in seconds since the epoch (AgentUnit's name)."""
+        return self.created_at.timestamp()
+
 
 @dataclass(slots=True)
 class TraceLog:

@@ -19,3 +19,6 @@ from agentunit.metrics import (  # noqa: F401
     tool_calls,
     xml_checks,
 )
+from agentunit.multiagent import metrics as _multiagent  # noqa: F401
+from agentunit.privacy import metrics as _privacy  # noqa: F401
+from agentunit.sustainability import metrics as _sustainability  # noqa: F401

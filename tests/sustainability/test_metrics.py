@@ -1,0 +1,82 @@
+"""Sustainability figures move with real work and say where they come from."""
+
+import time
+
+import pytest
+
+from agentunit.api import evaluate
+from agentunit.core.outcome import Outcome
+from agentunit.core.trace import TraceLog
+from agentunit.datasets.base import DatasetCase
+from agentunit.metrics.base import score
+from agentunit.sustainability import CarbonMetric, EnergyMetric, ResourceMeter, ResourceUtilizationMetric
+from agentunit.sustainability.metrics import _ratio_score
+
+
+def busy(prompt: str) -> str:
+    end = time.process_time() + 0.4
+    total = 0
+    while time.process_time() < end:
+        total += sum(i * i for i in range(2000))
+    return f"busy {total > 0}"
+
+
+def idle(prompt: str) -> str:
+    time.sleep(0.4)
+    return "idle"
+
+
+def _metric_results(target):
+    run = evaluate(cases=[{"id": "one", "query": "go"}], target=target, concurrency=1, cache=False,
+                   metrics=["energy_consumption", "carbon_emissions", "resource_utilization"])
+    return {m["metric"]: m for m in run.cases[0]["metrics"]}
+
+
+def test_cpu_heavy_target_reports_more_energy_than_an_idle_one():
+    heavy, light = _metric_results(busy), _metric_results(idle)
+    heavy_energy, light_energy = heavy["energy_consumption"]["detail"], light["energy_consumption"]["detail"]
+    assert heavy_energy["cpu_s"] >= 0.35 and light_energy["cpu_s"] < 0.1
+    assert heavy_energy["energy_joules"] > 4 * light_energy["energy_joules"]
+    assert heavy_energy["energy_source"] in ("rapl", "cpu-time-model", "rapl+nvml", "cpu-time-model+nvml")
+    assert heavy["carbon_emissions"]["detail"]["carbon_kg"] > light["carbon_emissions"]["detail"]["carbon_kg"]
+    cpu = heavy["resource_utilization"]["detail"]["used"]["cpu_percent"]
+    assert cpu > 60 and light["resource_utilization"]["detail"]["used"]["cpu_percent"] < 25
+
+
+def test_carbon_is_energy_times_grid_intensity_with_equivalents():
+    outcome = Outcome(output="x", resources={"energy_kwh": 0.1, "energy_source": "cpu-time-model"})
+    result = score(CarbonMetric(grid_intensity=0.5, threshold_kg=0.01), DatasetCase(id="c"), TraceLog(), outcome)
+    assert result.detail["carbon_kg"] == pytest.approx(0.05)
+    assert result.value == pytest.approx(0.01 / 0.05) and result.passed is False
+    assert result.detail["equivalents"]["km_driven"] == pytest.approx(0.05 / 0.249)
+
+
+def test_reported_figures_are_used_and_labelled():
+    outcome = Outcome(output="x", metadata={"energy_kwh": 0.002, "resources": {"cpu_percent": 40, "memory_gb": 2}})
+    energy = score(EnergyMetric(threshold_kwh=0.001), DatasetCase(id="c"), TraceLog(), outcome)
+    assert energy.detail["energy_source"] == "reported" and energy.value == pytest.approx(0.5)
+    usage = score(ResourceUtilizationMetric(), DatasetCase(id="c"), TraceLog(), outcome)
+    assert usage.detail["scores"] == {"cpu_percent": 1.0, "memory_gb": 1.0}
+
+
+def test_cached_or_recorded_outputs_are_not_measured():
+    for outcome in (Outcome(output="x", cached=True), Outcome(output="x")):
+        result = score(EnergyMetric(), DatasetCase(id="c"), TraceLog(), outcome)
+        assert result.value is None and result.reason.startswith("not measured")
+
+
+def test_ratio_score_band():
+    assert _ratio_score(40, 80) == 1.0 and _ratio_score(96, 80) == 1.0
+    assert _ratio_score(20, 80) == pytest.approx(0.5)
+    assert _ratio_score(192, 80) == pytest.approx(0.0)
+
+
+def test_meter_counts_child_processes():
+    import subprocess
+    import sys
+
+    meter = ResourceMeter(sample_interval=0.05).start()
+    spin = "import time\nend = time.process_time() + 0.3\nwhile time.process_time() < end: pass"
+    subprocess.run([sys.executable, "-c", spin], check=True)
+    usage = meter.stop()
+    assert usage.cpu_s >= 0.25 and usage.energy_j > 0
