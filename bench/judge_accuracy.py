@@ -3,6 +3,7 @@ embedded local judge (or another, via --judge-json), plus seconds per judge deci
 calls per case.
 
 Usage: python bench/judge_accuracy.py [llm-rubric|factuality|g-eval ...] [--limit N] [--judge-json '{...}']
+       [--config-json '{"split_claims": false}']   (a NAME@SET entry scores NAME on another labelled set)
 """
 
 from __future__ import annotations
@@ -23,8 +24,11 @@ from agentunit.metrics.base import score_async
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
 SETS = {"llm-rubric": ("llm_rubric_dev.jsonl", "rubric"), "factuality": ("factuality_dev.jsonl", "reference"),
         "g-eval": ("g_eval_dev.jsonl", "criteria"), "context-faithfulness": ("rag_dev.jsonl", None),
+        # one sentence joining two claims, the second unsupported and free of numbers and names
+        "context-faithfulness@compound": ("rag_compound_dev.jsonl", None),
         "hallucination": ("rag_dev.jsonl", None), "context-recall": ("retrieval_dev.jsonl", "expected"),
-        "context-relevance": ("retrieval_dev.jsonl", None), "answer-relevance": ("retrieval_dev.jsonl", None),
+        "context-relevance": ("retrieval_dev.jsonl", None), "retrieval_quality": ("ranking_dev.jsonl", None),
+        "answer-relevance": ("retrieval_dev.jsonl", None),
         **{m: ("agent_dev.jsonl", None) for m in ("task-completion", "goal-fulfillment", "tool-selection-quality",
                                                   "plan-quality", "reasoning-coherence", "argument-correctness",
                                                   "agent-llm-rubric", "plan-adherence")},
@@ -32,11 +36,12 @@ SETS = {"llm-rubric": ("llm_rubric_dev.jsonl", "rubric"), "factuality": ("factua
                                                          "role-adherence", "conversational-g-eval")}}
 
 
-async def evaluate(metric_name: str, rows: list[dict]) -> list[tuple[int, float, bool]]:
+async def evaluate(set_name: str, rows: list[dict], config: dict | None = None) -> list[tuple[int, float, bool]]:
     out = []
+    metric_name = set_name.split("@")[0]
     for row in rows:
-        key = SETS[metric_name][1]
-        metric = create_metric(metric_name, value=row[key] if key else row.get("value"))
+        key = SETS[set_name][1]
+        metric = create_metric(metric_name, value=row[key] if key else row.get("value"), config=config)
         case = DatasetCase(id="dev", query=row.get("query") or "", context=row.get("context"), plan=row.get("plan"),
                            conversation=row.get("conversation"), role=row.get("role"))
         outcome = Outcome(output=row["output"], query=row.get("query"), tool_calls=row.get("tool_calls") or [])
@@ -63,18 +68,20 @@ def main() -> None:
     parser.add_argument("metrics", nargs="*", default=list(SETS))
     parser.add_argument("--limit", type=int, default=0)
     parser.add_argument("--judge-json", default=None)
+    parser.add_argument("--config-json", default=None, help="metric config, e.g. '{\"split_claims\": false}'")
     args = parser.parse_args()
+    metric_config = json.loads(args.config_json) if args.config_json else None
     config = json.loads(args.judge_json) if args.judge_json else None
     service = service_for(config)
     use_judge(config)
     for name in args.metrics:
         rows = [json.loads(line) for line in (DATA / SETS[name][0]).read_text().splitlines()]
-        rows = [r for r in rows if r.get("metric", name) == name]
+        rows = [r for r in rows if r.get("metric", name.split("@")[0]) == name.split("@")[0]]
         if args.limit:
             rows = rows[: args.limit]
         calls_before = service.stats.calls
         start = time.perf_counter()
-        results = asyncio.run(evaluate(name, rows))
+        results = asyncio.run(evaluate(name, rows, metric_config))
         report(name, results, time.perf_counter() - start, service.stats.calls - calls_before)
 
 

@@ -35,3 +35,25 @@ def test_weather_agent_suite_measures_every_agentic_metric(weather_agent, tmp_pa
         assert results["tool_success"]["value"] == 1.0 and results["tool-correctness"]["value"] == 1.0
         assert results["execution-efficiency"]["value"] == 1.0
         assert results["agent-llm-rubric"]["detail"]["rules"][0]["method"] == "trace"
+
+
+def test_travel_team_suite_scores_privacy_sustainability_and_multiagent(tmp_path):
+    out = tmp_path / "out.json"
+    proc = run_cli("run", "examples/travel_team.yaml", "-j", "1", "--db", str(tmp_path / "r.db"), "-o", str(out))
+    assert proc.returncode == 1, proc.stderr  # two cases fail on purpose
+    report = json.loads(out.read_text())
+    cases = {c["id"]: {m["metric"]: m for m in c["metrics"]} for c in report["cases"]}
+    assert cases["plain-booking"]["pii_leakage"]["passed"] is True
+    assert cases["card-leak"]["pii_leakage"]["passed"] is False
+    # the output itself is kept (it is what the system said); the metric's findings are masked
+    assert "**** **** **** 1111" in json.dumps(cases["card-leak"]["pii_leakage"]["detail"])
+    assert "4111 1111 1111 1111" not in json.dumps(cases["card-leak"]["pii_leakage"]["detail"])
+    assert cases["location-without-consent"]["consent_compliance"]["value"] == 0.0
+    for results in cases.values():
+        # handoffs, communication and roles are perfect; the lead does half the talking (load 4, 2, 2):
+        # (0.25 + 0.25 + 0.15 + 0.15 × (1 − cv)) / 0.8 with no conflicts to resolve
+        cv = (((4 - 8 / 3) ** 2 + 2 * (2 - 8 / 3) ** 2) / 3) ** 0.5 / (8 / 3)
+        assert results["coordination_efficiency"]["value"] == pytest.approx((0.65 + 0.15 * (1 - cv)) / 0.8)
+        assert results["network_fault_tolerance"]["detail"]["bottleneck_agents"] == ["lead"]
+        energy = results["energy_consumption"]["detail"]
+        assert energy["cpu_s"] > 0.01 and energy["energy_source"].startswith(("rapl", "cpu-time-model"))

@@ -103,6 +103,35 @@ def main() -> None:
                           "other_answer": other[1], "label": 0})
     write("retrieval_dev.jsonl", retrieval)
 
+    # One sentence joining two claims: both grounded, or the second unsupported with no number or
+    # name in it (so only a claim-level decision can catch it, not the deterministic evidence).
+    unsupported = ["this is disputed by most experts", "this changed several times over the last century",
+                   "this is rarely taught in schools", "this was decided by a public vote",
+                   "this is mainly known from old legends", "this surprises most visitors"]
+    compound = []
+    for index, (question, right, _, extra) in enumerate(FACTS):
+        head = right.rstrip(".")
+        tail = extra[0].lower() + extra[1:] if not extra.split()[0].istitle() or extra.split()[0] in (
+            "The", "It", "This", "There", "Its", "A", "An") else extra
+        context = [right, extra]
+        compound.append({"query": question, "context": context, "output": f"{head}, and {tail}",
+                         "kind": "compound-grounded", "label": 1})
+        compound.append({"query": question, "context": context,
+                         "output": f"{head}, and {unsupported[index % len(unsupported)]}.",
+                         "kind": "compound-unsupported", "label": 0})
+    write("rag_compound_dev.jsonl", compound)
+
+    # Rankings for retrieval_quality: the passage that answers the question first among four, or last.
+    ranking = []
+    for index, (question, right, _, extra) in enumerate(FACTS):
+        useful = f"{right} {extra}"
+        others = [" ".join(FACTS[(index + k) % len(FACTS)][1::2]) for k in (5, 10, 15)]
+        ranking.append({"query": question, "context": [useful, *others], "output": right, "kind": "useful-first",
+                        "label": 1})
+        ranking.append({"query": question, "context": [*others, useful], "output": right, "kind": "useful-last",
+                        "label": 0})
+    write("ranking_dev.jsonl", ranking)
+
 
 if __name__ == "__main__":
     main()

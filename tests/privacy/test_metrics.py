@@ -67,6 +67,8 @@ def test_data_minimization_finds_keys_in_json_text_and_tool_arguments():
     result = _run(DataMinimizationMetric(), output, tool_calls=[{"name": "crm", "arguments": {"ssn": "x"}}])
     assert set(result.detail["exposed"]) == {"api_key", "password", "ssn"}
     assert result.value == pytest.approx(1 - 3 / 9) and result.passed is False
+    prose = _run(DataMinimizationMetric(), "Note that the password: x. Credit card: 4111. Meet at 10:30, https://a.io")
+    assert set(prose.detail["exposed"]) == {"password", "credit_card"}
     allowed = _run(DataMinimizationMetric(sensitive_keys=["email"]), '{"email": "a@b.co"}',
                    metadata={"allowed_fields": ["email"]})
     assert allowed.value is None  # the only checked key is necessary here

@@ -80,3 +80,44 @@ def test_meter_counts_child_processes():
     subprocess.run([sys.executable, "-c", spin], check=True)
     usage = meter.stop()
     assert usage.cpu_s >= 0.25 and usage.energy_j > 0
+
+
+class _FakeNvml:
+    """Stands in for pynvml: one GPU whose energy counter rises 5 J per reading, 50 % busy."""
+
+    def __init__(self):
+        self.energy_mj = 0
+
+    def nvmlInit(self):
+        pass
+
+    def nvmlDeviceGetCount(self):
+        return 1
+
+    def nvmlDeviceGetHandleByIndex(self, index):
+        return index
+
+    def nvmlDeviceGetTotalEnergyConsumption(self, handle):
+        self.energy_mj += 5000
+        return self.energy_mj
+
+    def nvmlDeviceGetUtilizationRates(self, handle):
+        return type("Rates", (), {"gpu": 50})()
+
+
+def test_gpu_energy_and_utilisation_come_from_nvml_when_present(monkeypatch):
+    import sys
+
+    from agentunit.sustainability import meter as meter_module
+
+    monkeypatch.setitem(sys.modules, "pynvml", _FakeNvml())
+    monkeypatch.setattr(meter_module, "_nvml", None)
+    usage = ResourceMeter(sample_interval=0.01).start()
+    time.sleep(0.05)
+    usage = usage.stop()
+    monkeypatch.setattr(meter_module, "_nvml", None)  # the next meter looks for a real GPU again
+    assert usage.energy_source.endswith("+nvml") and usage.gpu_energy_j == pytest.approx(5.0)
+    assert usage.gpu_utilization == 50
+    result = score(ResourceUtilizationMetric(target_gpu_percent=50), DatasetCase(id="c"), TraceLog(),
+                   Outcome(output="x", resources=usage.to_dict()))
+    assert result.detail["scores"]["gpu_percent"] == 1.0

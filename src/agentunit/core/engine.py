@@ -369,7 +369,7 @@ def _scripted_conversation(case: DatasetCase) -> bool:
 
 def _envelope(outcome: Outcome) -> dict[str, Any] | None:
     data = {k: getattr(outcome, k) for k in ("query", "context", "tool_calls", "plan", "agent_calls", "usage",
-                                             "cost", "finish_reason") if getattr(outcome, k)}
+                                             "cost", "finish_reason", "resources") if getattr(outcome, k)}
     return data or None
 
 

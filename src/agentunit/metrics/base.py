@@ -164,6 +164,12 @@ class Metric:
         return f"{type(self).__name__}(value={self.value!r}, threshold={self.threshold!r})"
 
 
+def keyword_config(named: dict[str, Any], base: dict[str, Any]) -> dict[str, Any]:
+    """A metric's config from the catalog's keyword arguments (``PIILeakageMetric(check_input=True)``)
+    merged with a suite's ``config`` mapping, which wins; pops ``config`` from ``base``."""
+    return {**named, **(base.pop("config", None) or {})}
+
+
 def score(metric: Any, case: DatasetCase, trace: TraceLog, outcome: Outcome) -> MetricResult:
     """Run one metric safely: check inputs, evaluate, apply negation, never raise.
 

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from agentunit.errors import MetricConfigError
-from agentunit.metrics.base import Metric, MetricResult
+from agentunit.metrics.base import Metric, MetricResult, keyword_config
 from agentunit.metrics.registry import register
 from agentunit.privacy.detectors import PII_TYPES, detect_pii, ner_status
 
@@ -18,11 +18,6 @@ __all__ = ["ConsentComplianceMetric", "DataMinimizationMetric", "PIILeakageMetri
 DEFAULT_SEVERITY = {"email": 0.5, "phone": 0.6, "ssn": 1.0, "credit_card": 1.0, "iban": 1.0, "ip_address": 0.4,
                     "name": 0.3, "address": 0.7}
 DEFAULT_SENSITIVE_KEYS = ["user_id", "email", "phone", "address", "ssn", "credit_card", "password", "api_key", "token"]
-
-
-def _options(named: dict[str, Any], base: dict[str, Any]) -> dict[str, Any]:
-    """Merge the catalog's keyword options with a suite's ``config`` (the suite wins)."""
-    return {**named, **(base.pop("config", None) or {})}
 
 
 def _tool_arguments(trace, outcome) -> list[tuple[str, Any]]:
@@ -63,7 +58,7 @@ class PIILeakageMetric(Metric):
         named = {"check_input": check_input, "check_output": check_output, "check_tool_calls": check_tool_calls,
                  "severity_weights": severity_weights, "types": types, "allow": allow,
                  "min_confidence": min_confidence, "region": region, "ner": ner}
-        super().__init__(value, config=_options(named, base), **base)
+        super().__init__(value, config=keyword_config(named, base), **base)
 
     def setup(self) -> None:
         c = self.config
@@ -140,7 +135,7 @@ class PrivacyBudgetMetric(Metric):
     """
 
     def __init__(self, value: Any = None, *, total_budget: float = 10.0, warn_threshold: float = 0.8, **base: Any):
-        super().__init__(value, config=_options({"total_budget": total_budget, "warn_threshold": warn_threshold},
+        super().__init__(value, config=keyword_config({"total_budget": total_budget, "warn_threshold": warn_threshold},
                                                 base), **base)
 
     def setup(self) -> None:
@@ -208,6 +203,18 @@ def _norm_key(key: str) -> str:
     return re.sub(r"[^a-z0-9]", "", key.lower())
 
 
+def _text_keys(text: str) -> set[str]:
+    """Normalised labels written as ``label: value`` or ``label=value`` (one or two words: "credit card: …")."""
+    keys = set()
+    for m in re.finditer(r"[:=](?=[ \t]*[^\s/])", text):
+        words = re.findall(r"[A-Za-z][\w-]*", text[max(0, m.start() - 40):m.start()].rsplit("\n", 1)[-1])
+        if words and text[:m.start()].rstrip(" \"'").endswith(words[-1]):
+            keys.add(_norm_key(words[-1]))
+            if len(words) > 1:
+                keys.add(_norm_key(words[-2] + words[-1]))
+    return keys
+
+
 @register("data_minimization", family="privacy", aliases=("data-minimization",), needs=(), threshold=1.0,
           example="{metric: data_minimization, config: {sensitive_keys: [email, ssn], allowed_keys: [email]}}")
 class DataMinimizationMetric(Metric):
@@ -224,7 +231,7 @@ class DataMinimizationMetric(Metric):
     def __init__(self, value: Any = None, *, sensitive_keys: list[str] | None = None,
                  allowed_keys: list[str] | None = None, check_tool_calls: bool = True, **base: Any):
         named = {"sensitive_keys": sensitive_keys, "allowed_keys": allowed_keys, "check_tool_calls": check_tool_calls}
-        super().__init__(value, config=_options(named, base), **base)
+        super().__init__(value, config=keyword_config(named, base), **base)
 
     def setup(self) -> None:
         self.keys = list(self.config.get("sensitive_keys") or self.value or DEFAULT_SENSITIVE_KEYS)
@@ -248,8 +255,7 @@ class DataMinimizationMetric(Metric):
                 for key, path in _keys_in(value):
                     if _norm_key(key) in checked:
                         found.setdefault(checked[_norm_key(key)], []).append(f"{source}:{path}")
-            for m in re.finditer(r"(?<![\w\"])([A-Za-z][\w -]{1,30}?)\s*[:=]\s*(?=\S)", text):
-                key = _norm_key(m.group(1))
+            for key in _text_keys(text):
                 if key in checked and not any(p.startswith(f"{source}:$") for p in found.get(checked[key], [])):
                     found.setdefault(checked[key], []).append(f"{source}:text")
         value = 1.0 - len(found) / len(checked)

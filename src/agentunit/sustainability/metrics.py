@@ -11,17 +11,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentunit.metrics.base import Metric, MetricResult
+from agentunit.metrics.base import Metric, MetricResult, keyword_config
 from agentunit.metrics.registry import register
 
 __all__ = ["CarbonMetric", "EnergyMetric", "ResourceUtilizationMetric"]
 
 CAR_KG_CO2_PER_KM = 0.249  # US EPA: a typical passenger vehicle emits about 400 g CO2 per mile
 TREE_KG_CO2_PER_YEAR = 21.0  # a mature tree absorbs roughly 21 kg CO2 a year
-
-
-def _options(named: dict[str, Any], base: dict[str, Any]) -> dict[str, Any]:
-    return {**named, **(base.pop("config", None) or {})}
 
 
 def usage_of(outcome) -> tuple[dict[str, Any] | None, str | None]:
@@ -82,7 +78,7 @@ class EnergyMetric(_MeasuredMetric):
     def __init__(self, value: Any = None, *, threshold_kwh: float = 0.1, sample_interval: float = 1.0,
                  cpu_tdp_watts: float | None = None, **base: Any):
         named = {"threshold_kwh": threshold_kwh, "sample_interval": sample_interval, "cpu_tdp_watts": cpu_tdp_watts}
-        super().__init__(value, config=_options(named, base), **base)
+        super().__init__(value, config=keyword_config(named, base), **base)
 
     def evaluate(self, case, trace, outcome) -> MetricResult:
         usage, why = usage_of(outcome)
@@ -109,7 +105,7 @@ class CarbonMetric(_MeasuredMetric):
                  sample_interval: float = 1.0, cpu_tdp_watts: float | None = None, **base: Any):
         named = {"threshold_kg": threshold_kg, "grid_intensity": grid_intensity, "sample_interval": sample_interval,
                  "cpu_tdp_watts": cpu_tdp_watts}
-        super().__init__(value, config=_options(named, base), **base)
+        super().__init__(value, config=keyword_config(named, base), **base)
 
     def evaluate(self, case, trace, outcome) -> MetricResult:
         usage, why = usage_of(outcome)
@@ -141,7 +137,7 @@ class ResourceUtilizationMetric(_MeasuredMetric):
                  target_gpu_percent: float = 80.0, sample_interval: float = 1.0, **base: Any):
         named = {"target_cpu_percent": target_cpu_percent, "target_memory_gb": target_memory_gb,
                  "target_gpu_percent": target_gpu_percent, "sample_interval": sample_interval}
-        super().__init__(value, config=_options(named, base), **base)
+        super().__init__(value, config=keyword_config(named, base), **base)
 
     def evaluate(self, case, trace, outcome) -> MetricResult:
         usage, why = usage_of(outcome)
