@@ -62,3 +62,13 @@ def test_labelled_set_meets_the_structured_targets():
         c = counts[kind]
         assert c["tp"] / (c["tp"] + c["fp"]) >= 0.95, (kind, c)
         assert c["tp"] / (c["tp"] + c["fn"]) >= 0.9, (kind, c)
+
+
+def test_long_texts_get_names_from_their_first_part_and_say_so():
+    from agentunit.privacy.detectors import MAX_NER_CHARS
+
+    notes = []
+    text = "filler words here. " * (MAX_NER_CHARS // 19 + 10) + "Card 4111 1111 1111 1111 for Maria Garcia."
+    found = [f.type for f in detect_pii(text, notes=notes)]
+    assert found == ["credit_card"]  # patterns cover the whole text
+    assert notes and "first 50,000" in notes[0]

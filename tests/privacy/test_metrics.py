@@ -84,3 +84,19 @@ def test_consent_compliance_checks_output_and_tool_calls():
     phone = _run(ConsentComplianceMetric(), "Call them on +44 20 7946 0958.", metadata=consent)
     assert phone.passed is False and phone.detail["violations"][0]["value"].endswith("58")
     assert _run(ConsentComplianceMetric(), "x").value is None
+
+
+def _spends(prompt: str) -> dict:
+    return {"output": "ok", "trusys": {"privacy": {"epsilon": 0.4}}}
+
+
+def test_each_run_starts_a_fresh_budget():
+    from agentunit.api import evaluate
+
+    suite = {"name": "budget", "cases": [{"id": f"c{i}", "query": f"q{i}"} for i in range(3)],
+             "metrics": [{"metric": "privacy_budget", "config": {"total_budget": 1.0}}]}
+    for _ in range(2):  # the metric instance is cached across runs; the spent budget is not
+        run = evaluate(suite, target=_spends, concurrency=1)
+        spent = [c["metrics"][0]["detail"]["total_spent"] for c in run.cases]
+        assert spent == pytest.approx([0.4, 0.8, 1.2])
+        assert [c["metrics"][0]["passed"] for c in run.cases] == [True, True, False]

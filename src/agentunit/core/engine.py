@@ -27,7 +27,7 @@ from agentunit.datasets.base import DatasetCase
 from agentunit.errors import AgentUnitError
 from agentunit.judges.service import current_judge, set_current_judge, use_judge
 from agentunit.metrics import metric_from_spec
-from agentunit.metrics.base import score, score_async
+from agentunit.metrics.base import begin_run_state, end_run_state, score, score_async
 from agentunit.store.sqlite import Store
 from agentunit.suite.model import Suite
 from agentunit.sustainability.meter import ResourceMeter
@@ -291,6 +291,7 @@ class Engine:
             use_judge(self.suite.judge, store)  # model-backed metrics use the suite's judge and cache
         judge_before = dataclasses.replace(current_judge().stats)
         jobs = self._jobs(skip)
+        run_state_token = begin_run_state()
 
         async def worker() -> None:
             for seq, case, repeat in jobs:
@@ -301,6 +302,7 @@ class Engine:
             await asyncio.gather(*(worker() for _ in range(max(1, options.concurrency))))
             status = "completed"
         finally:
+            end_run_state(run_state_token)
             if self.target is not None:
                 await self.target.aclose()
             judge = current_judge()

@@ -11,6 +11,7 @@ kept apart everywhere, from the database to the reports:
 
 from __future__ import annotations
 
+import contextvars
 import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
@@ -162,6 +163,31 @@ class Metric:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(value={self.value!r}, threshold={self.threshold!r})"
+
+
+_RUN_STATE: contextvars.ContextVar[dict[int, dict[str, Any]]] = contextvars.ContextVar("agentunit_run_state")
+
+
+def begin_run_state() -> contextvars.Token:
+    """Start fresh cross-case state for a run (the engine calls this; metric instances outlive runs)."""
+    return _RUN_STATE.set({})
+
+
+def end_run_state(token: contextvars.Token) -> None:
+    _RUN_STATE.reset(token)
+
+
+def run_state(metric: Any) -> dict[str, Any]:
+    """State a metric keeps across the cases of one run (e.g. a privacy budget's spent epsilon).
+
+    Inside an engine run it is scoped to that run; outside one (calling ``evaluate`` by hand) it lives
+    on the metric instance.
+    """
+    try:
+        states = _RUN_STATE.get()
+    except LookupError:
+        return metric.__dict__.setdefault("_run_state", {})
+    return states.setdefault(id(metric), {})
 
 
 def keyword_config(named: dict[str, Any], base: dict[str, Any]) -> dict[str, Any]:

@@ -326,12 +326,16 @@ _NAME_SHAPE = re.compile(r"[^\W\d_][^\W\d_'.-]*[a-z\u00e0-\u024f][^\W\d_'.-]*(?:
 _NUMBERED_PLACE = re.compile(r"\b\d{1,6}[A-Za-z]?\s+[A-Za-z]{3,}")  # a house number, then a street word
 
 
+# NER runs at ~20k characters a second here; longer texts are searched in their first part only.
+MAX_NER_CHARS = 50_000
+
+
 def _ner(text: str) -> list[PIIFinding]:
     analyzer = _load_ner()
     if analyzer is None:
         return []
     found = []
-    for r in analyzer.analyze(text, language="en", entities=["PERSON", "LOCATION"]):
+    for r in analyzer.analyze(text[:MAX_NER_CHARS], language="en", entities=["PERSON", "LOCATION"]):
         span = text[r.start:r.end]
         if r.entity_type == "PERSON" and _NAME_SHAPE.fullmatch(span):
             found.append(PIIFinding("name", r.start, r.end, span, float(r.score), "ner"))
@@ -347,7 +351,7 @@ _PRIORITY = {"email": 0, "iban": 1, "credit_card": 2, "ssn": 3, "ip_address": 4,
 
 
 def detect_pii(text: str, types: tuple[str, ...] | list[str] | None = None, *, ner: bool = True,
-               region: str = "US", min_confidence: float = 0.5) -> list[PIIFinding]:
+               region: str = "US", min_confidence: float = 0.5, notes: list[str] | None = None) -> list[PIIFinding]:
     """Every PII finding in ``text``, in text order, overlaps resolved by type priority.
 
     Args:
@@ -356,6 +360,7 @@ def detect_pii(text: str, types: tuple[str, ...] | list[str] | None = None, *, n
         ner: use the NER model for names (and addresses it finds); False keeps to patterns.
         region: default region for phone numbers written without a country code.
         min_confidence: drop findings below this confidence.
+        notes: when given, limits that applied are appended (e.g. NER on the first part of a long text).
     """
     wanted = set(types or PII_TYPES)
     candidates: list[PIIFinding] = []
@@ -375,6 +380,8 @@ def detect_pii(text: str, types: tuple[str, ...] | list[str] | None = None, *, n
         candidates += _addresses(text)
     if ner and wanted & {"name", "address"}:
         candidates += [f for f in _ner(text) if f.type in wanted]
+        if len(text) > MAX_NER_CHARS and notes is not None and _analyzer is not None:
+            notes.append(f"names were searched in the first {MAX_NER_CHARS:,} of {len(text):,} characters")
     candidates.sort(key=lambda f: (_PRIORITY[f.type], -(f.end - f.start)))
     kept: list[PIIFinding] = []
     for finding in candidates:

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from agentunit.errors import MetricConfigError
-from agentunit.metrics.base import Metric, MetricResult, keyword_config
+from agentunit.metrics.base import Metric, MetricResult, keyword_config, run_state
 from agentunit.metrics.registry import register
 from agentunit.privacy.detectors import PII_TYPES, detect_pii, ner_status
 
@@ -88,10 +88,10 @@ class PIILeakageMetric(Metric):
         if not texts:
             return self.not_measured("nothing to scan (no output, input or tool arguments selected)")
         c = self.config
-        findings = []
+        findings, notes = [], []
         for source, text in texts:
             for f in detect_pii(text, self.types, ner=c.get("ner", True), region=c.get("region", "US"),
-                                min_confidence=float(c.get("min_confidence", 0.5))):
+                                min_confidence=float(c.get("min_confidence", 0.5)), notes=notes):
                 if f.text.strip().lower() not in self.allow:
                     findings.append((source, f))
         penalty = sum(self.weights.get(f.type, 1.0) * f.confidence for _, f in findings)
@@ -103,6 +103,8 @@ class PIILeakageMetric(Metric):
                                   "scanned": sorted({s for s, _ in texts})}
         if c.get("ner", True) and {"name", "address"} & set(self.types) and ner_status():
             detail["ner"] = ner_status()
+        if notes:
+            detail["limits"] = notes
         reason = "no personal data found" if not findings else \
             "found " + ", ".join(f"{n} {t}" for t, n in sorted(by_type.items()))
         return self.result(value, reason=reason, detail=detail)
@@ -131,7 +133,7 @@ class PrivacyBudgetMetric(Metric):
     under basic sequential composition, in the order cases finish. The detail holds ``epsilon_used``,
     ``total_spent``, ``remaining``, ``utilization``, ``warning`` (utilization ≥ ``warn_threshold``)
     and ``budget_exceeded``; the case fails once the budget is exceeded. No epsilon → not measured.
-    Use one metric instance per run (suites do); ``reset()`` starts a new budget.
+    Each run starts a fresh budget; outside a run the instance keeps the count (``reset()`` clears it).
     """
 
     def __init__(self, value: Any = None, *, total_budget: float = 10.0, warn_threshold: float = 0.8, **base: Any):
@@ -144,11 +146,15 @@ class PrivacyBudgetMetric(Metric):
         if self.total_budget <= 0:
             raise MetricConfigError("total_budget must be > 0")
         self._lock = threading.Lock()
-        self.total_spent = 0.0
+
+    @property
+    def total_spent(self) -> float:
+        """Epsilon spent so far in the current run (or by this instance outside a run)."""
+        return run_state(self).get("spent", 0.0)
 
     def reset(self) -> None:
         with self._lock:
-            self.total_spent = 0.0
+            run_state(self)["spent"] = 0.0
 
     def evaluate(self, case, trace, outcome) -> MetricResult:
         used = _epsilon(case, trace, outcome)
@@ -157,8 +163,8 @@ class PrivacyBudgetMetric(Metric):
         if used < 0:
             raise ValueError(f"epsilon must be ≥ 0, got {used}")
         with self._lock:
-            self.total_spent += used
-            spent = self.total_spent
+            state = run_state(self)
+            spent = state["spent"] = state.get("spent", 0.0) + used
         utilization = spent / self.total_budget
         exceeded = spent > self.total_budget
         detail = {"epsilon_used": used, "total_spent": spent, "remaining": max(0.0, self.total_budget - spent),

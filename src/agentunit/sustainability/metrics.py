@@ -35,7 +35,8 @@ def usage_of(outcome) -> tuple[dict[str, Any] | None, str | None]:
         return data, None
     if outcome.cached:
         return None, "the reply came from the cache (nothing ran); use --no-cache"
-    return None, "no resource measurement for this call (recorded output, or measured outside a run)"
+    return None, ("no resource measurement for this call (a recorded output, a conversation played turn by "
+                  "turn, or a metric scored outside a run)")
 
 
 def _ratio_score(actual: float, target: float) -> float:
