@@ -36,6 +36,7 @@ bench: models
 	$(PY) bench/embeddings.py
 	$(PY) bench/judge_accuracy.py
 	$(PY) bench/pii_detection.py
+	$(PY) bench/sustainability.py
 
 clean:
 	rm -rf $(VENV) .agentunit reports .pytest_cache .ruff_cache

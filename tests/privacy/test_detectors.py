@@ -72,3 +72,8 @@ def test_long_texts_get_names_from_their_first_part_and_say_so():
     found = [f.type for f in detect_pii(text, notes=notes)]
     assert found == ["credit_card"]  # patterns cover the whole text
     assert notes and "first 50,000" in notes[0]
+
+
+def test_a_name_after_an_honorific_is_found_without_the_model():
+    assert _types("Dear Mr. O'Brien, thanks.", ner=False) == [("name", "O'Brien")]
+    assert _types("Ask Dr. Wei Zhang today.", ner=False) == [("name", "Wei Zhang")]

@@ -275,6 +275,16 @@ def _phones_by_pattern(text: str) -> list[PIIFinding]:
             for m in _PHONE_FALLBACK.finditer(text) if not _introduced_as_other(text, m.start())]
 
 
+_TITLED_NAME = re.compile(r"\b(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Sir|Dame)\.?\s+((?:[A-Z][a-z]*['-]?[A-Z]?[a-z]+\s+)?"
+                          r"[A-Z][a-z]*['-]?[A-Z]?[a-z]+)")
+
+
+def _titled_names(text: str) -> list[PIIFinding]:
+    """A capitalised name after an honorific ("Mr. O'Brien") — the small NER model often misses these."""
+    return [PIIFinding("name", m.start(1), m.end(1), m.group(1), 0.8, "pattern+honorific")
+            for m in _TITLED_NAME.finditer(text)]
+
+
 def _addresses(text: str) -> list[PIIFinding]:
     return [PIIFinding("address", m.start(), m.end(), m.group().rstrip(",. "), 0.85, "pattern")
             for m in _ADDRESS.finditer(text)]
@@ -378,6 +388,8 @@ def detect_pii(text: str, types: tuple[str, ...] | list[str] | None = None, *, n
         candidates += _phones(text, region)
     if "address" in wanted:
         candidates += _addresses(text)
+    if "name" in wanted:
+        candidates += _titled_names(text)
     if ner and wanted & {"name", "address"}:
         candidates += [f for f in _ner(text) if f.type in wanted]
         if len(text) > MAX_NER_CHARS and notes is not None and _analyzer is not None:
