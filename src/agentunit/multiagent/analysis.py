@@ -66,10 +66,10 @@ class InteractionAnalyzer:
                 self.adjacency[item.from_agent].add(receiver)
                 self.activity[item.from_agent] += 1
                 self.activity[receiver] += 1
-        for handoff in self.handoffs:
+        for handoff in self.handoffs:  # a handoff links two agents but is not a message
             self.adjacency[handoff.from_agent].add(handoff.to_agent)
-            self.activity[handoff.from_agent] += 0
-            self.activity[handoff.to_agent] += 0
+            self.activity.setdefault(handoff.from_agent, 0)
+            self.activity.setdefault(handoff.to_agent, 0)
 
     @property
     def agents(self) -> list[str]:

@@ -13,7 +13,13 @@ from typing import Any
 from agentunit.core.envelope import tool_call_failed
 from agentunit.metrics.base import Metric, MetricResult
 from agentunit.metrics.registry import register
-from agentunit.multiagent.analysis import SWARM_WEIGHTS, EmergentBehaviorDetector, InteractionAnalyzer, NetworkAnalyzer
+from agentunit.multiagent.analysis import (
+    SWARM_WEIGHTS,
+    EmergentBehaviorDetector,
+    InteractionAnalyzer,
+    NetworkAnalyzer,
+    weighted_mean,
+)
 from agentunit.multiagent.calculator import (
     COORDINATION_WEIGHTS,
     CoordinationMetrics,
@@ -113,7 +119,7 @@ class SwarmIntelligenceMetric(_MultiAgentMetric):
         if calculator is None:
             return self.not_measured("no agent interactions or agent calls in the trace")
         parts = EmergentBehaviorDetector(calculator.interactions, calculator.agent_roles).components()
-        value = calculator.calculate_emergent_behavior_metrics().swarm_intelligence_score
+        value = weighted_mean(parts, SWARM_WEIGHTS)
         if value is None:
             return self.not_measured("too few interactions to detect emergent behaviour")
         return self.result(value, detail={**parts, "weights": SWARM_WEIGHTS, "not_measured": _unmeasured(parts),

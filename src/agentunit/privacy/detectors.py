@@ -177,15 +177,15 @@ def _emails(text: str) -> list[PIIFinding]:
 def _ssns(text: str) -> list[PIIFinding]:
     found = []
     for m in _SSN.finditer(text):
+        said_ssn = bool(_SSN_CONTEXT.search(text[max(0, m.start() - 40):m.start()]))
         if m.group(1):
-            area, group, serial, confidence = m.group(1), m.group(3), m.group(4), 0.9
-        else:  # nine bare digits are an SSN only when the text says so
-            if not _SSN_CONTEXT.search(text[max(0, m.start() - 40):m.start()]):
-                continue
-            area, group, serial, confidence = m.group(5), m.group(6), m.group(7), 0.8
+            area, group, serial = m.group(1), m.group(3), m.group(4)
+        elif said_ssn:  # nine bare digits are an SSN only when the text says so
+            area, group, serial = m.group(5), m.group(6), m.group(7)
+        else:
+            continue
         if ssn_valid(area, group, serial) and not _introduced_as_other(text, m.start()):
-            if _SSN_CONTEXT.search(text[max(0, m.start() - 40):m.start()]):
-                confidence = 0.98
+            confidence = 0.98 if said_ssn else 0.9
             found.append(PIIFinding("ssn", m.start(), m.end(), m.group(), confidence, "pattern+ssa-rules"))
     return found
 
