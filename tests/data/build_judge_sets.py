@@ -121,6 +121,23 @@ def main() -> None:
                          "kind": "compound-unsupported", "label": 0})
     write("rag_compound_dev.jsonl", compound)
 
+    # The fact, and the fact negated: same words as the context plus "not" — lexical overlap is no help.
+    negation = []
+    verbs = {" wrote ": " did not write ", " painted ": " did not paint ", " absorb ": " do not absorb ",
+             " boils ": " does not boil ", " freezes ": " does not freeze ", " pumps ": " does not pump ",
+             " ended ": " did not end "}
+    for question, right, _, extra in FACTS:
+        for old, new in [(" is ", " is not "), (" has ", " does not have "), (" are ", " are not "), *verbs.items()]:
+            if old in right:
+                negated = right.replace(old, new, 1)
+                break
+        else:
+            raise SystemExit(f"no negation rule for {right!r}")
+        negation.append({"query": question, "context": [right, extra], "output": right, "kind": "fact", "label": 1})
+        negation.append({"query": question, "context": [right, extra], "output": negated, "kind": "negated",
+                         "label": 0})
+    write("rag_negation_dev.jsonl", negation)
+
     # Rankings for retrieval_quality: the passage that answers the question first among four, or last.
     ranking = []
     for index, (question, right, _, extra) in enumerate(FACTS):
