@@ -100,3 +100,13 @@ def test_each_run_starts_a_fresh_budget():
         spent = [c["metrics"][0]["detail"]["total_spent"] for c in run.cases]
         assert spent == pytest.approx([0.4, 0.8, 1.2])
         assert [c["metrics"][0]["passed"] for c in run.cases] == [True, True, False]
+
+
+def test_without_the_ner_model_the_result_says_names_were_not_searched(monkeypatch):
+    from agentunit.privacy import detectors
+
+    monkeypatch.setattr(detectors, "_analyzer", None)
+    monkeypatch.setattr(detectors, "_ner_error", "names and addresses need the NER model: pip install ...")
+    result = _run(PIILeakageMetric(), "Maria Garcia wrote from ann.lee@example.com.")
+    assert [f["type"] for f in result.detail["findings"]] == ["email"]
+    assert "NER model" in result.detail["ner"]
