@@ -7,7 +7,7 @@ run from a separate virtual environment (they are not agentunit dependencies):
     python3 -m venv /tmp/ragbench-venv
     /tmp/ragbench-venv/bin/pip install deepeval ragas "langchain-community<0.4" "langchain<1" \\
         "langchain-core<1" "langchain-openai<1"      # ragas 0.4.3 imports a module langchain-community 0.4 dropped
-    python bench/rag_vs_frameworks.py --python /tmp/ragbench-venv/bin/python --per-kind 3
+    python bench/rag_vs_frameworks.py --python /tmp/ragbench-venv/bin/python --per-kind 12
 
 Cases: ``--per-kind`` rows of each of the seven kinds of tests/data/rag_dev.jsonl (grounded answers
 and answers with contradicted or unsupported facts, short and long contexts). Each tool is scored at
