@@ -28,6 +28,8 @@ SETS = {"llm-rubric": ("llm_rubric_dev.jsonl", "rubric"), "factuality": ("factua
         "context-faithfulness@compound": ("rag_compound_dev.jsonl", None),
         # the fact vs the fact negated ("is not"): the same words as the context plus one
         "context-faithfulness@negation": ("rag_negation_dev.jsonl", None),
+        # a detail changed by one word (antonym, spelled-out number), no new digit or name
+        "context-faithfulness@swap": ("rag_swap_dev.jsonl", None),
         "hallucination": ("rag_dev.jsonl", None), "context-recall": ("retrieval_dev.jsonl", "expected"),
         "context-relevance": ("retrieval_dev.jsonl", None), "retrieval_quality": ("ranking_dev.jsonl", None),
         "answer-relevance": ("retrieval_dev.jsonl", None),

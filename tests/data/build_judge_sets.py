@@ -138,6 +138,30 @@ def main() -> None:
                          "label": 0})
     write("rag_negation_dev.jsonl", negation)
 
+    # A detail of the context changed by one word or phrase (an antonym, a spelled-out number, another
+    # common noun) — no new digit or capitalised name, so only the judge can catch it.
+    swapped = ["Paris is also the smallest city in France.", "Tokyo never hosted the Summer Olympics.",
+               "Rome is home to no ancient monuments.", "Madrid is located on the coast of the country.",
+               "Berlin was never divided by a wall.", "At higher altitudes it boils at a higher temperature.",
+               "The extra day is removed from the calendar.", "Its red color comes from copper on its surface.",
+               "It comes from an ancient word for silver.", "Asia is the smallest of them.",
+               "It was written in the last century.", "It covers only a tiny part of the planet's surface.",
+               "Spiders are insects, not arachnids.", "They release carbon monoxide as a by-product.",
+               "Salt water freezes at a higher temperature.", "Brazil was never a colony.",
+               "Each minute has ninety seconds.", "Everest lies entirely inside one country.",
+               "Jupiter has no moons.", "It hangs in a private house.", "9 times 9 equals a prime number.",
+               "144 is also called a dozen.", "It beats only once an hour at rest.", "A private company issues it.",
+               "Honeycomb cells are circles.", "It flows into a small lake.", "It ended with the victory of Japan.",
+               "Ottawa is outside any province.", "It is always shorter than a meter.",
+               "Each molecule has three hydrogen atoms and two oxygen atoms."]
+    detail_swap = []
+    for (question, right, _, extra), changed in zip(FACTS, swapped, strict=True):
+        detail_swap.append({"query": question, "context": [right, extra], "output": extra, "kind": "detail",
+                            "label": 1})
+        detail_swap.append({"query": question, "context": [right, extra], "output": changed,
+                            "kind": "detail-swapped", "label": 0})
+    write("rag_swap_dev.jsonl", detail_swap)
+
     # Rankings for retrieval_quality: the passage that answers the question first among four, or last.
     ranking = []
     for index, (question, right, _, extra) in enumerate(FACTS):
