@@ -77,3 +77,11 @@ def test_long_texts_get_names_from_their_first_part_and_say_so():
 def test_a_name_after_an_honorific_is_found_without_the_model():
     assert _types("Dear Mr. O'Brien, thanks.", ner=False) == [("name", "O'Brien")]
     assert _types("Ask Dr. Wei Zhang today.", ner=False) == [("name", "Wei Zhang")]
+
+
+def test_phones_fall_back_to_a_pattern_without_libphonenumber(monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "phonenumbers", None)  # import fails as when the extra is absent
+    found = detect_pii("Call +44 20 7946 0958 today", types=["phone"], ner=False)
+    assert [(f.text, f.method) for f in found] == [("+44 20 7946 0958", "pattern")]

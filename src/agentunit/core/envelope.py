@@ -102,6 +102,11 @@ def build_trace(outcome: Outcome, prompt: str | None = None) -> TraceLog:
     return trace
 
 
+def tool_calls_of(trace: TraceLog, outcome: Outcome) -> list[dict[str, Any]]:
+    """The run's tool calls: the outcome's, else the trace's ``tool_call`` events (an adapter's trace)."""
+    return outcome.tool_calls or [e.payload for e in trace.of_type("tool_call")]
+
+
 def tool_call_failed(call: dict[str, Any]) -> bool:
     """A tool call failed when it reports an error, ``success: false`` or a failure status."""
     if call.get("error"):

@@ -6,7 +6,7 @@ import json
 import re
 from typing import Any, ClassVar
 
-from agentunit.core.envelope import tool_call_failed
+from agentunit.core.envelope import tool_call_failed, tool_calls_of
 from agentunit.errors import MetricConfigError
 from agentunit.judges.service import pass_fail
 from agentunit.metrics.base import Metric, MetricResult
@@ -52,7 +52,7 @@ def _expected_tools(metric: Metric, case) -> list[dict[str, Any]] | None:
 
 
 def _called_tools(trace, outcome) -> list[dict[str, Any]]:
-    calls = outcome.tool_calls or [e.payload for e in trace.of_type("tool_call")]
+    calls = tool_calls_of(trace, outcome)
     return [{"name": c.get("name"), "arguments": c.get("arguments") if isinstance(c.get("arguments"), dict) else {}}
             for c in calls]
 

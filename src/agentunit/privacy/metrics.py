@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import json
 import re
 import threading
 from collections.abc import Iterator
 from typing import Any
 
+from agentunit.core.envelope import tool_calls_of
 from agentunit.errors import MetricConfigError
+from agentunit.metrics._values import as_text, iter_json_values
 from agentunit.metrics.base import Metric, MetricResult, keyword_config, run_state
 from agentunit.metrics.registry import register
 from agentunit.privacy.detectors import PII_TYPES, detect_pii, ner_status
@@ -21,12 +22,8 @@ DEFAULT_SENSITIVE_KEYS = ["user_id", "email", "phone", "address", "ssn", "credit
 
 
 def _tool_arguments(trace, outcome) -> list[tuple[str, Any]]:
-    calls = outcome.tool_calls or [e.payload for e in trace.of_type("tool_call")]
-    return [(str(c.get("name", "?")), c.get("arguments")) for c in calls if c.get("arguments") is not None]
-
-
-def _as_text(value: Any) -> str:
-    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+    return [(str(c.get("name", "?")), c.get("arguments")) for c in tool_calls_of(trace, outcome)
+            if c.get("arguments") is not None]
 
 
 # -- PII leakage --------------------------------------------------------------------------------
@@ -81,7 +78,7 @@ class PIILeakageMetric(Metric):
                     yield "input", str(turn.get("content", ""))
         if c.get("check_tool_calls"):
             for name, arguments in _tool_arguments(trace, outcome):
-                yield f"tool:{name}", _as_text(arguments)
+                yield f"tool:{name}", as_text(arguments)
 
     def evaluate(self, case, trace, outcome) -> MetricResult:
         texts = list(self._texts(case, trace, outcome))
@@ -101,8 +98,9 @@ class PIILeakageMetric(Metric):
             by_type[f.type] = by_type.get(f.type, 0) + 1
         detail: dict[str, Any] = {"findings": [f.to_dict(source) for source, f in findings], "by_type": by_type,
                                   "scanned": sorted({s for s, _ in texts})}
-        if c.get("ner", True) and {"name", "address"} & set(self.types) and ner_status():
-            detail["ner"] = ner_status()
+        unavailable = ner_status() if c.get("ner", True) and {"name", "address"} & set(self.types) else None
+        if unavailable:
+            detail["ner"] = unavailable
         if notes:
             detail["limits"] = notes
         reason = "no personal data found" if not findings else \
@@ -177,24 +175,6 @@ class PrivacyBudgetMetric(Metric):
 
 # -- data minimization --------------------------------------------------------------------------
 
-def _json_values(text: str) -> Iterator[Any]:
-    """Every JSON object or array embedded in a text (the whole text, or fenced/inline pieces)."""
-    decoder = json.JSONDecoder()
-    index = 0
-    while True:
-        starts = [i for i in (text.find("{", index), text.find("[", index)) if i >= 0]
-        if not starts:
-            return
-        start = min(starts)
-        try:
-            value, end = decoder.raw_decode(text, start)
-        except ValueError:
-            index = start + 1
-            continue
-        yield value
-        index = end
-
-
 def _keys_in(value: Any, path: str = "$") -> Iterator[tuple[str, str]]:
     if isinstance(value, dict):
         for key, item in value.items():
@@ -252,12 +232,12 @@ class DataMinimizationMetric(Metric):
         if outcome.output:
             sources.append(("output", str(outcome.output)))
         if self.config.get("check_tool_calls", True):
-            sources += [(f"tool:{name}", _as_text(args)) for name, args in _tool_arguments(trace, outcome)]
+            sources += [(f"tool:{name}", as_text(args)) for name, args in _tool_arguments(trace, outcome)]
         if not sources:
             return self.not_measured("no output or tool arguments")
         found: dict[str, list[str]] = {}
         for source, text in sources:
-            for value in _json_values(text):
+            for value in iter_json_values(text):
                 for key, path in _keys_in(value):
                     if _norm_key(key) in checked:
                         found.setdefault(checked[_norm_key(key)], []).append(f"{source}:{path}")
@@ -311,7 +291,7 @@ class ConsentComplianceMetric(Metric):
         if outcome.output:
             sources.append(("output", str(outcome.output), None))
         for name, args in _tool_arguments(trace, outcome):
-            sources.append((f"tool:{name}", _as_text(args), args))
+            sources.append((f"tool:{name}", as_text(args), args))
         violations = []
         for kind in refused:
             pii_types, keys = CONSENT_KINDS.get(kind.lower(), ((), (kind,)))
@@ -319,7 +299,7 @@ class ConsentComplianceMetric(Metric):
             for source, text, structured in sources:
                 for f in detect_pii(text, pii_types) if pii_types else []:
                     violations.append({"kind": kind, "source": source, "found": f.type, "value": f.masked})
-                values = [structured] if structured is not None else list(_json_values(text))
+                values = [structured] if structured is not None else list(iter_json_values(text))
                 for value in values:
                     for key, path in _keys_in(value):
                         if _norm_key(key) in wanted_keys:

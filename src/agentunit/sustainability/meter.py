@@ -175,8 +175,9 @@ class ResourceMeter:
         self._samples = 0
         self._concurrent = 1
 
-    def _sample(self) -> None:
-        _, rss = _tree_cpu_and_rss()
+    def _sample(self) -> float:
+        """Record memory (and GPU use, concurrency); return the tree's CPU seconds read on the way."""
+        cpu, rss = _tree_cpu_and_rss()
         self._peak_rss = max(self._peak_rss, rss)
         if _nvml.handles:
             util = _nvml.utilization()
@@ -185,16 +186,16 @@ class ResourceMeter:
         if self.in_flight is not None:
             self._concurrent = max(self._concurrent, int(self.in_flight()))
         self._samples += 1
+        return cpu
 
     def _run(self) -> None:
         while not self._stop.wait(self.sample_interval):
             self._sample()
 
     def start(self) -> ResourceMeter:
-        self._cpu0 = _tree_cpu_and_rss()[0] + _exited_children_cpu()
+        self._cpu0 = self._sample() + _exited_children_cpu()
         self._rapl0 = _read_rapl(_rapl) if _rapl else None
         self._gpu0 = _nvml.energy_mj() if _nvml.handles else None
-        self._sample()
         self._thread = threading.Thread(target=self._run, daemon=True, name="agentunit-meter")
         self._t0 = time.perf_counter()
         self._thread.start()
@@ -204,8 +205,7 @@ class ResourceMeter:
         wall = time.perf_counter() - self._t0
         self._stop.set()
         self._thread.join()
-        self._sample()
-        cpu = max(0.0, _tree_cpu_and_rss()[0] + _exited_children_cpu() - self._cpu0)
+        cpu = max(0.0, self._sample() + _exited_children_cpu() - self._cpu0)
         cpus = os.cpu_count() or 1
         if self._rapl0 is not None:
             delta = _read_rapl(_rapl) - self._rapl0
