@@ -1,9 +1,12 @@
+import io
 import json
 import xml.etree.ElementTree as ET
+from types import SimpleNamespace
 
 import pytest
 
 from agentunit import evaluate
+from agentunit.reporting.console import print_summary
 from agentunit.reporting.html import write_html
 from agentunit.reporting.json_report import write_json
 from agentunit.reporting.junit import write_junit
@@ -34,7 +37,7 @@ def test_json_report_has_exactly_the_contract_keys(result, tmp_path):
     assert (data["summary"]["cases"], data["summary"]["passed"], data["summary"]["failed"],
             data["summary"]["errored"]) == (3, 1, 1, 1)
     for case in data["cases"]:
-        assert set(case) == {"id", "prompt", "output", "passed", "error", "latency_ms", "metrics"}
+        assert set(case) == {"id", "prompt", "output", "passed", "status", "error", "latency_ms", "metrics"}
         for metric in case["metrics"]:
             assert set(metric) == {"metric", "value", "passed", "threshold", "reason", "detail", "error"}
     fine = data["cases"][1]
@@ -66,3 +69,82 @@ def test_markdown_lists_failures_with_escaped_cells(result, tmp_path):
     assert "**1/3 passed**" in text and "| contains | 0.0% | 0 | 1 |" in text
     assert "**evil** (failed)" in text and "\\| pipe" in text and "<script>" not in text
     assert "**crash** (errored)" in text
+
+
+# -- the unmeasured status ------------------------------------------------------------------------
+
+
+def _with_unmeasured(allow):
+    """One passing case and two whose only metric is not measured (no tool calls to judge)."""
+    return evaluate(cases=[
+        {"id": "fine", "prompt": "fine", "metrics": [{"metric": "equals", "value": "fine"}]},
+        {"id": "rag-1", "prompt": "a", "metrics": ["tool_success"]},
+        {"id": "rag-2", "prompt": "b", "metrics": ["tool_success"]}], target=lambda p: p, allow_unmeasured=allow)
+
+
+def _console(result):
+    out = io.StringIO()
+    print_summary(result, out=out)
+    return out.getvalue()
+
+
+def test_console_counts_lists_and_fails_on_unmeasured_cases():
+    text = _console(_with_unmeasured(False))
+    assert "UNMEASURED rag-1\n    tool_success: not measured: no tool calls in the trace\n" in text
+    assert "UNMEASURED rag-2" in text
+    assert text.splitlines()[-1].startswith("FAILED  1/3 passed, 0 failed, 0 errored, 2 unmeasured  · run ")
+    allowed = _console(_with_unmeasured(True))
+    assert allowed.splitlines()[-1].startswith("PASSED  1/3 passed, 0 failed, 0 errored, 2 unmeasured (allowed)")
+    assert "UNMEASURED rag-1" in allowed
+
+
+def test_console_reads_summaries_written_before_the_unmeasured_status():
+    result = _with_unmeasured(False)
+    old = {k: v for k, v in result.summary.items() if k not in ("unmeasured", "allow_unmeasured")}
+    legacy = SimpleNamespace(summary=old, store=result.store, run_id=result.run_id, status="completed", passed=True)
+    assert "PASSED  1/3 passed, 0 failed, 0 errored, 0 unmeasured" in _console(legacy)
+
+
+def test_junit_marks_unmeasured_cases_failed_or_skipped_when_allowed(tmp_path):
+    write_junit(_with_unmeasured(False), tmp_path / "j.xml")
+    root = ET.parse(tmp_path / "j.xml").getroot()
+    assert root.get("failures") == "2" and root.get("skipped") == "0"
+    failure = root.find(".//testcase[@name='rag-1']/failure")
+    assert failure.get("type") == "unmeasured" and "tool_success: not measured" in failure.get("message")
+    assert root.find(".//testcase[@name='fine']/failure") is None
+    write_junit(_with_unmeasured(True), tmp_path / "a.xml")
+    root = ET.parse(tmp_path / "a.xml").getroot()
+    assert root.get("failures") == "0" and root.get("skipped") == "2"
+    skipped = root.find(".//testcase[@name='rag-2']/skipped")
+    assert "not measured: no tool calls" in skipped.get("message") and root.find(".//failure") is None
+
+
+def test_json_markdown_and_html_show_unmeasured(tmp_path):
+    result = _with_unmeasured(False)
+    data = result.to_dict()
+    assert [c["status"] for c in data["cases"]] == ["passed", "unmeasured", "unmeasured"]
+    assert data["summary"]["unmeasured"] == 2 and data["summary"]["allow_unmeasured"] is False
+    assert [c["passed"] for c in data["cases"]] == [True, False, False]
+    write_markdown(result, tmp_path / "r.md")
+    md = (tmp_path / "r.md").read_text()
+    assert "**1/3 passed**, 0 failed, 0 errored, 2 unmeasured." in md
+    assert "- **rag\\-1** (unmeasured): output “a”\n  - tool\\_success: not measured\\: no tool calls" in md
+    write_html(result, tmp_path / "r.html")
+    page = (tmp_path / "r.html").read_text()
+    assert "2 unmeasured</span>" in page and "<td class='unmeasured'>unmeasured</td>" in page
+
+
+def test_inert_markdown_text_stays_on_one_line_and_is_cut_before_escaping():
+    from agentunit.reporting.markdown import inert
+
+    assert inert("a\r\nb\rc\nd\x0be\x0cf\x85g\u2028h\u2029i") == "a b c d e f g h i"
+    assert inert("# [x](y) `z` | <b>") == "\\# \\[x\\]\\(y\\) \\`z\\` \\| \\<b\\>"
+    assert inert("\x1b[2J") == "\\\\x1b\\[2J"  # visible, and its backslash escaped
+    assert inert("((((", limit=2) == "\\(\\(…"
+
+
+def test_console_reports_values_the_store_had_to_replace():
+    result = _with_unmeasured(True)
+    result.store.problems.append("case 'x' #0 stored reduced: [score not stored: OverflowError: too big]")
+    text = _console(result)
+    assert "STORE case 'x' #0 stored reduced: [score not stored: OverflowError: too big]\n" in text

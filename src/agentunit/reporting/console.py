@@ -1,12 +1,20 @@
-"""Console summary: totals, pass rate per metric, failing cases with reasons."""
+"""Console summary: totals, pass rate per metric, unpassed cases with reasons.
+
+Every value that came from the system under test or a data file (case ids, errors, reasons, metric
+names) is printed through ``visible``, so it cannot move the cursor, retitle the terminal or fake a
+line; only this module's own styling emits ESC.
+"""
 
 from __future__ import annotations
 
 import sys
 from typing import Any, TextIO
 
+from agentunit.reporting.text import visible
+
 MAX_FAILURES_SHOWN = 10
 STATUSES = ("passed", "failed", "not_measured", "error", "info")
+_LABELS = {"errored": ("ERROR", "31;1"), "failed": ("FAIL", "31"), "unmeasured": ("UNMEASURED", "33")}
 
 
 def metric_rows(metric_counts: dict[str, dict[str, int]]) -> list[dict[str, Any]]:
@@ -26,6 +34,23 @@ def summary_rows(summary: dict[str, Any]) -> list[dict[str, Any]]:
     return metric_rows(summary["metrics"]) + labels
 
 
+def unmeasured_allowed(summary: dict[str, Any]) -> bool:
+    """Whether unmeasured cases leave the run passing (summaries of older runs lack the key: no)."""
+    return bool(summary.get("allow_unmeasured", False))
+
+
+def metric_lines(case: dict[str, Any], *, errors: bool = False) -> list[tuple[str, str]]:
+    """(metric, why) for each metric that explains a case's status: failed verdicts (and metric
+    errors when ``errors``); for an unmeasured case, each metric's not-measured reason."""
+    lines = []
+    for m in case["metrics"]:
+        if m["passed"] is False or (errors and m["error"]):
+            lines.append((m["metric"], m["error"] or m["reason"] or ""))
+        elif case["status"] == "unmeasured" and m["status"] == "not_measured":
+            lines.append((m["metric"], m["reason"] or "not measured"))
+    return lines
+
+
 class _Style:
     def __init__(self, enabled: bool):
         self.enabled = enabled
@@ -35,43 +60,52 @@ class _Style:
 
 
 def print_summary(result: Any, db_path: str | None = None, out: TextIO | None = None) -> None:
+    """The summary a person reads after ``agentunit run``; the verdict is ``result.passed``."""
     out = out or sys.stdout
     style = _Style(out.isatty())
     s = result.summary
+    unmeasured = s.get("unmeasured", 0)
     write = out.write
     write("\n")
     rows = summary_rows(s)
     if rows:
-        width = max(len(r["metric"]) for r in rows)
+        names = [visible(r["metric"]) for r in rows]
+        width = max(len(n) for n in names)
         write(f"{'metric'.ljust(width)}  pass rate  passed  failed  not measured  errors  info\n")
-        for r in rows:
-            write(f"{r['metric'].ljust(width)}  {r['rate']:>9}  {r['passed']:>6}  {r['failed']:>6}  "
+        for name, r in zip(names, rows, strict=True):
+            write(f"{name.ljust(width)}  {r['rate']:>9}  {r['passed']:>6}  {r['failed']:>6}  "
                   f"{r['not_measured']:>12}  {r['error']:>6}  {r['info']:>4}\n")
         write("\n")
     shown = 0
     for case in result.store.iter_cases(result.run_id, only_unpassed=True, limit=MAX_FAILURES_SHOWN):
         shown += 1
-        label = style("ERROR", "31;1") if case["status"] == "errored" else style("FAIL", "31")
+        text, code = _LABELS.get(case["status"], (case["status"].upper(), "31"))
         rep = f" #{case['repeat']}" if case["repeat"] else ""
-        write(f"{label} {case['id']}{rep}\n")
+        write(f"{style(visible(text), code)} {visible(case['id'])}{rep}\n")
         if case["error"]:
-            write(f"    {case['error'][:300]}\n")
-        for m in case["metrics"]:
-            if m["passed"] is False:
-                write(f"    {m['metric']}: {(m['reason'] or '')[:300]}\n")
-    unpassed = s["failed"] + s["errored"]
+            write(f"    {visible(case['error'][:300])}\n")
+        for metric, why in metric_lines(case):
+            write(f"    {visible(metric)}: {visible(why[:300])}\n")
+    unpassed = s["failed"] + s["errored"] + unmeasured
     if unpassed > shown:
         write(f"… and {unpassed - shown} more (see the reports or the results DB)\n")
+    problems = getattr(result.store, "problems", [])
+    for problem in problems[:MAX_FAILURES_SHOWN]:  # values the database refused, each replaced by a note
+        write(f"{style('STORE', '33')} {visible(problem[:300])}\n")
+    if len(problems) > MAX_FAILURES_SHOWN:
+        write(f"… and {len(problems) - MAX_FAILURES_SHOWN} more store problems\n")
     if "judge" in s:
         j = s["judge"]
-        write(f"judge {j.get('provider')}: {j['calls']} calls, {j['cache_hits']} cached, "
+        write(f"judge {visible(j.get('provider'))}: {j['calls']} calls, {j['cache_hits']} cached, "
               f"{j['prompt_tokens']} prompt + {j['completion_tokens']} completion tokens\n")
     if "repeat" in s:
         r = s["repeat"]
         write(f"repeats k={r['k']}: pass rate {r['pass_rate']:.3f}  pass@{r['k']} {r['pass_at_k']:.3f}  "
               f"pass^{r['k']} {r['pass_hat_k']:.3f}\n")
-    verdict = style("PASSED", "32;1") if s["failed"] == 0 and s["errored"] == 0 else style("FAILED", "31;1")
-    write(f"{verdict}  {s['passed']}/{s['cases']} passed, {s['failed']} failed, {s['errored']} errored"
-          f"  · run {result.run_id}" + (f" in {db_path}" if db_path else "") + "\n")
+    verdict = style("PASSED", "32;1") if result.passed else style("FAILED", "31;1")
+    allowed = " (allowed)" if unmeasured and unmeasured_allowed(s) else ""
+    write(f"{verdict}  {s['passed']}/{s['cases']} passed, {s['failed']} failed, {s['errored']} errored, "
+          f"{unmeasured} unmeasured{allowed}  · run {result.run_id}"
+          + (f" in {visible(db_path)}" if db_path else "") + "\n")
     if result.status == "interrupted":
         write(f"run interrupted; continue it with: agentunit run SUITE --resume {result.run_id}\n")

@@ -1,4 +1,4 @@
-"""Self-contained HTML report. Every value from the system under test is escaped."""
+"""Self-contained HTML report. Every value from the system under test is made encodable and escaped."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from agentunit.reporting.console import summary_rows
+from agentunit.reporting.console import summary_rows, unmeasured_allowed
+from agentunit.store.text import encodable
 
 _CSP = "default-src 'none'; style-src 'unsafe-inline'"  # no script can run, even if escaping failed
 _CSS = """
@@ -16,6 +17,7 @@ h1{font-size:1.3rem}table{border-collapse:collapse;width:100%;margin:1rem 0}
 td,th{border:1px solid #ddd;padding:.3rem .5rem;text-align:left;vertical-align:top}
 th{background:#f4f4f4}.passed{color:#15803d}.failed{color:#b91c1c}.errored{color:#7c2d12;font-weight:bold}
 .not_measured,.info{color:#6b7280}pre{white-space:pre-wrap;margin:0;max-height:12rem;overflow:auto}
+.unmeasured{color:#a16207;font-weight:bold}
 details summary{cursor:pointer}
 """
 
@@ -25,7 +27,7 @@ def _e(value: Any) -> str:
         return ""
     if not isinstance(value, str):
         value = json.dumps(value, ensure_ascii=False, default=str)
-    return html.escape(value, quote=True)
+    return html.escape(encodable(value), quote=True)
 
 
 def _number(value: Any) -> str:
@@ -45,8 +47,11 @@ def write_html(result: Any, path: str | Path) -> None:
                   f"<meta http-equiv='Content-Security-Policy' content=\"{_CSP}\">"
                   f"<style>{_CSS}</style></head><body>")
         out.write(f"<h1>{_e(result.suite)} — run {_e(result.run_id)}</h1>")
+        unmeasured = s.get("unmeasured", 0)
+        allowed = " (allowed)" if unmeasured and unmeasured_allowed(s) else ""
         out.write(f"<p>Started {_e(result.started_at)}. <b>{s['passed']}/{s['cases']} passed</b>, "
-                  f"{s['failed']} failed, {s['errored']} errored.</p>")
+                  f"{s['failed']} failed, {s['errored']} errored, "
+                  f"<span class='unmeasured'>{unmeasured} unmeasured</span>{allowed}.</p>")
         out.write("<table><tr><th>metric</th><th>pass rate</th><th>passed</th><th>failed</th>"
                   "<th>not measured</th><th>errors</th></tr>")
         for r in summary_rows(s):

@@ -6,13 +6,15 @@ import json
 from pathlib import Path
 from typing import IO, Any
 
+from agentunit.store.text import encodable
+
 METRIC_KEYS = ("metric", "value", "passed", "threshold", "reason", "detail", "error")
 
 
 def case_dict(case: dict[str, Any], with_repeat: bool) -> dict[str, Any]:
-    """One case in contract form: id, prompt, output, passed, error, latency_ms, metrics."""
+    """One case in contract form: id, prompt, output, passed, status, error, latency_ms, metrics."""
     out = {"id": case["id"], "prompt": case["prompt"], "output": case["output"], "passed": case["passed"],
-           "error": case["error"], "latency_ms": case["latency_ms"],
+           "status": case["status"], "error": case["error"], "latency_ms": case["latency_ms"],
            "metrics": [{k: m[k] for k in METRIC_KEYS} for m in case["metrics"]]}
     if with_repeat:
         out["repeat"] = case["repeat"]
@@ -39,12 +41,13 @@ def write_json(result: Any, path: str | Path) -> None:
 
 
 def _stream(result: Any, handle: IO[str]) -> None:
-    header = json.dumps(_header(result), ensure_ascii=False)
+    """Header, then one case per line; each piece made encodable (a lone surrogate → U+FFFD)."""
+    header = encodable(json.dumps(_header(result), ensure_ascii=False, default=str))
     handle.write(header[:-1] + ', "cases": [')
     with_repeat = "repeat" in result.summary
     for index, case in enumerate(result.iter_cases()):
         if index:
             handle.write(",")
         handle.write("\n")
-        handle.write(json.dumps(case_dict(case, with_repeat), ensure_ascii=False, default=str))
+        handle.write(encodable(json.dumps(case_dict(case, with_repeat), ensure_ascii=False, default=str)))
     handle.write("\n]}\n")

@@ -4,16 +4,29 @@ WAL mode; writes are buffered and committed in batches (every ``batch_size`` cas
 ``flush_interval`` seconds), one transaction per batch, so a killed run keeps every batch it
 committed and ``--resume`` repeats none of those cases. A case and its metric results are always
 committed together.
+
+Every text is made encodable before it is buffered (a lone surrogate becomes U+FFFD, see
+``agentunit.store.text``). If a batch still fails, its rows are written one by one; a row that fails
+alone is written in a reduced form (its status kept, each value SQLite refused replaced by a note
+saying why), so one bad value never loses the other cases of its batch.
+
+Large texts (``large_text`` characters or more: outputs, and strings inside cached replies) are
+stored once, content-addressed in the ``texts`` table by the sha256 of their UTF-8 bytes: a case's
+output that is the cached reply's body, or the same output in several runs, takes the space once.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+from agentunit.errors import AgentUnitError
+from agentunit.store.text import encodable, encodable_json, encodable_or_none
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -25,6 +38,7 @@ CREATE TABLE IF NOT EXISTS case_results (
     run_id TEXT NOT NULL, seq INTEGER NOT NULL, case_id TEXT NOT NULL, repeat INTEGER NOT NULL,
     status TEXT NOT NULL, passed INTEGER NOT NULL, score REAL, prompt TEXT, output TEXT, error TEXT,
     latency_ms REAL, cached INTEGER NOT NULL DEFAULT 0, envelope TEXT, recorded_at REAL NOT NULL,
+    output_hash TEXT,
     PRIMARY KEY (run_id, case_id, repeat)
 );
 CREATE TABLE IF NOT EXISTS metric_results (
@@ -34,21 +48,55 @@ CREATE TABLE IF NOT EXISTS metric_results (
     PRIMARY KEY (run_id, case_id, repeat, position)
 );
 CREATE TABLE IF NOT EXISTS cache (
-    key TEXT PRIMARY KEY, reply TEXT NOT NULL, latency_ms REAL, created_at REAL NOT NULL
+    key TEXT PRIMARY KEY, reply TEXT NOT NULL, latency_ms REAL, created_at REAL NOT NULL, refs TEXT
 );
 CREATE TABLE IF NOT EXISTS judge_cache (
     key TEXT PRIMARY KEY, reply TEXT NOT NULL, created_at REAL NOT NULL
 );
+CREATE TABLE IF NOT EXISTS texts (
+    hash TEXT PRIMARY KEY, body TEXT NOT NULL
+);
 CREATE INDEX IF NOT EXISTS case_results_order ON case_results (run_id, seq, repeat);
 """
+# Columns added after the first release; databases created before get them on open.
+_ADDED_COLUMNS = (("case_results", "output_hash", "TEXT"), ("cache", "refs", "TEXT"))
 
 DEFAULT_DB = Path(".agentunit") / "agentunit.db"
+LARGE_TEXT = 4096
+
+_CASE_COLUMNS = ("run_id", "seq", "case_id", "repeat", "status", "passed", "score", "prompt", "output", "error",
+                 "latency_ms", "cached", "envelope", "recorded_at", "output_hash")
+_METRIC_COLUMNS = ("run_id", "case_id", "repeat", "position", "metric", "status", "value", "passed", "threshold",
+                   "weight", "reason", "detail", "error", "label")
+_INSERT_CASE = (f"INSERT OR REPLACE INTO case_results ({', '.join(_CASE_COLUMNS)})"
+                f" VALUES ({', '.join('?' * len(_CASE_COLUMNS))})")
+_INSERT_METRIC = (f"INSERT OR REPLACE INTO metric_results ({', '.join(_METRIC_COLUMNS)})"
+                  f" VALUES ({', '.join('?' * len(_METRIC_COLUMNS))})")
+_INSERT_CACHE = "INSERT OR REPLACE INTO cache (key, reply, latency_ms, created_at, refs) VALUES (?, ?, ?, ?, ?)"
+_INSERT_TEXT = "INSERT OR IGNORE INTO texts (hash, body) VALUES (?, ?)"
+# How a refused value is replaced in the reduced form of a row (columns not named here are kept).
+_TEXT_COLUMNS = frozenset({"prompt", "output", "error", "metric", "reason", "label"})
+_JSON_COLUMNS = frozenset({"envelope", "detail"})
+_NUMBER_COLUMNS = frozenset({"score", "latency_ms", "value", "threshold", "weight"})
+# Errors one row can cause (a value SQLite cannot bind, a constraint); any other error — the database
+# locked, the disk full — is the database's and is raised at once, the buffers kept for a later flush.
+_ROW_ERRORS = (ValueError, TypeError, OverflowError, sqlite3.InterfaceError, sqlite3.ProgrammingError,
+               sqlite3.IntegrityError, sqlite3.DataError)
+
+
+class StoreWriteError(AgentUnitError):
+    """Case results that could not be written even in reduced form (a constraint no reduction satisfies)."""
 
 
 class Store:
-    """One SQLite database. Use ``add_case`` during a run and ``flush``/``close`` at the end."""
+    """One SQLite database. Use ``add_case`` during a run and ``flush``/``close`` at the end.
 
-    def __init__(self, path: str | Path = DEFAULT_DB, *, batch_size: int = 2000, flush_interval: float = 0.5):
+    ``problems`` lists every write that was reduced or skipped (a case stored with a note in place of
+    a value SQLite refused, a cache entry not cached), for the caller to show.
+    """
+
+    def __init__(self, path: str | Path = DEFAULT_DB, *, batch_size: int = 2000, flush_interval: float = 0.5,
+                 large_text: int = LARGE_TEXT):
         self.path = str(path)
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
@@ -57,19 +105,26 @@ class Store:
         self.conn.execute("PRAGMA synchronous=NORMAL")
         self.conn.execute("PRAGMA busy_timeout=5000")
         self.conn.executescript(SCHEMA)
+        _add_missing_columns(self.conn)
         self.batch_size = batch_size
         self.flush_interval = flush_interval
+        self.large_text = large_text
+        self.problems: list[str] = []
         self._cases: list[tuple[Any, ...]] = []
         self._metrics: list[tuple[Any, ...]] = []
-        self._cache: dict[str, tuple[str, float | None]] = {}
+        self._cache: dict[str, tuple[str, float | None, str | None]] = {}
+        self._texts: dict[str, str] = {}
         self._last_flush = time.monotonic()
         self._read_only_source = False
+        self._source_has_refs = False
 
     def read_caches_from(self, path: str | Path) -> None:
         """Also look up target and judge caches in another database, read-only (for ``--dry-run``)."""
         if Path(path).exists():
             self.conn.execute("ATTACH DATABASE ? AS source", (f"file:{path}?mode=ro",))
             self._read_only_source = True
+            columns = {row[1] for row in self.conn.execute("PRAGMA source.table_info(cache)")}
+            self._source_has_refs = "refs" in columns  # written by a version that stores large texts once
 
     # -- runs -----------------------------------------------------------------------------------
 
@@ -78,14 +133,14 @@ class Store:
         self.conn.execute(
             "INSERT INTO runs (run_id, suite, suite_path, suite_hash, started_at, status, options, target)"
             " VALUES (?, ?, ?, ?, ?, 'running', ?, ?)",
-            (run_id, suite, suite_path, suite_hash, started_at, json.dumps(options, default=str),
-             json.dumps(target, default=str)))
+            (run_id, encodable(suite), encodable_or_none(suite_path), suite_hash, started_at,
+             encodable_json(options), encodable_json(target)))
 
     def mark_run(self, run_id: str, status: str, *, finished_at: str | None = None,
                  summary: dict[str, Any] | None = None) -> None:
         self.flush()
         self.conn.execute("UPDATE runs SET status = ?, finished_at = ?, summary = ? WHERE run_id = ?",
-                          (status, finished_at, json.dumps(summary) if summary else None, run_id))
+                          (status, finished_at, encodable_json(summary) if summary else None, run_id))
 
     def get_run(self, run_id: str) -> dict[str, Any] | None:
         cur = self.conn.execute("SELECT * FROM runs WHERE run_id = ?", (run_id,))
@@ -103,7 +158,10 @@ class Store:
         return [dict(zip(("run_id", "suite", "started_at", "status"), r, strict=True)) for r in cur]
 
     def completed_keys(self, run_id: str) -> set[tuple[str, int]]:
-        """(case_id, repeat) pairs already committed for a run — what ``--resume`` skips."""
+        """(case_id, repeat) pairs already committed for a run — what ``--resume`` skips.
+
+        Case ids are stored made encodable (``agentunit.store.text.encodable``); compare ids in that form.
+        """
         cur = self.conn.execute("SELECT case_id, repeat FROM case_results WHERE run_id = ?", (run_id,))
         return {(c, r) for c, r in cur}
 
@@ -113,56 +171,237 @@ class Store:
                  score: float | None, prompt: str | None, output: str | None, error: str | None,
                  latency_ms: float | None, cached: bool, envelope: dict[str, Any] | None,
                  metrics: list[Any]) -> None:
-        """Buffer one case result with its metric results; commits when the batch is full or old."""
-        self._cases.append((run_id, seq, case_id, repeat, status, int(passed), score, prompt, output, error,
-                            latency_ms, int(cached), json.dumps(envelope, default=str) if envelope else None,
-                            time.time()))
+        """Buffer one case result with its metric results; commits when the batch is full or old.
+
+        Texts are made encodable; an output of ``large_text`` characters or more goes to ``texts``
+        and the row keeps its hash.
+        """
+        case_id = encodable(case_id)
+        output = encodable_or_none(output)
+        output_hash = None
+        if isinstance(output, str) and len(output) >= self.large_text:
+            output_hash, output = self._intern(output), None
+        self._cases.append((run_id, seq, case_id, repeat, status, int(passed), score, encodable_or_none(prompt),
+                            output, encodable_or_none(error), latency_ms, int(cached),
+                            encodable_json(envelope) if envelope else None, time.time(), output_hash))
         for position, m in enumerate(metrics):
             self._metrics.append((
-                run_id, case_id, repeat, position, m.name, m.status, m.value,
-                None if m.passed is None else int(m.passed), m.threshold, m.weight, m.reason,
-                json.dumps(m.detail, default=str) if m.detail else None, m.error, m.label))
+                run_id, case_id, repeat, position, encodable_or_none(m.name), m.status, m.value,
+                None if m.passed is None else int(m.passed), m.threshold, m.weight, encodable_or_none(m.reason),
+                encodable_json(m.detail) if m.detail else None, encodable_or_none(m.error),
+                encodable_or_none(m.label)))
         if len(self._cases) >= self.batch_size or time.monotonic() - self._last_flush >= self.flush_interval:
             self.flush()
 
+    def _intern(self, text: str) -> str:
+        """Buffer ``text`` (already encodable) in ``texts``; return its key, the sha256 of its UTF-8 bytes."""
+        key = hashlib.sha256(text.encode("utf-8")).hexdigest()
+        self._texts.setdefault(key, text)
+        return key
+
     def flush(self) -> None:
-        """Commit buffered results and cache entries in one transaction."""
+        """Commit buffered results, cache entries and texts in one transaction.
+
+        If the batch fails because of a row (a value SQLite refuses, a constraint), every row is
+        retried in its own transaction (a case with its metric results); a case that still fails is
+        written reduced (see the module docstring). Raises StoreWriteError, after writing every other
+        row, when a reduced case cannot be written either. A database error (locked, disk full) is
+        raised as is, with the buffers kept.
+        """
         self._last_flush = time.monotonic()
-        if not (self._cases or self._cache):
+        if not (self._cases or self._cache or self._texts):
             return
-        conn = self.conn
-        conn.execute("BEGIN")
         try:
-            if self._cases:
-                conn.executemany("INSERT OR REPLACE INTO case_results VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                                 self._cases)
-                conn.executemany("INSERT OR REPLACE INTO metric_results VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                                 self._metrics)
-            if self._cache:
-                now = time.time()
-                conn.executemany("INSERT OR REPLACE INTO cache VALUES (?,?,?,?)",
-                                 [(k, r, lat, now) for k, (r, lat) in self._cache.items()])
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
+            self._write([(_INSERT_TEXT, list(self._texts.items())), (_INSERT_CASE, self._cases),
+                         (_INSERT_METRIC, self._metrics), (_INSERT_CACHE, self._cache_rows())])
+            lost: list[str] = []
+        except _ROW_ERRORS:
+            lost = self._write_one_by_one()
+        # Cleared only once written: after an interrupt or a database error the next flush writes
+        # the same rows again (INSERT OR REPLACE: nothing is duplicated).
         self._cases.clear()
         self._metrics.clear()
         self._cache.clear()
+        self._texts.clear()
+        if lost:
+            raise StoreWriteError(f"results DB {self.path}: {len(lost)} case result(s) could not be written, even"
+                                  f" reduced: {'; '.join(lost[:5])}" + (" …" if len(lost) > 5 else "")
+                                  + ". Every other case was written; please report this as a bug.")
+
+    def _cache_rows(self) -> list[tuple[Any, ...]]:
+        now = time.time()
+        return [(k, reply, latency, now, refs) for k, (reply, latency, refs) in self._cache.items()]
+
+    def _write(self, statements: list[tuple[str, list[tuple[Any, ...]]]]) -> None:
+        """Run ``executemany`` for each (sql, rows) in one transaction; roll back and re-raise on failure."""
+        conn = self.conn
+        conn.execute("BEGIN")
+        try:
+            for sql, rows in statements:
+                if rows:
+                    conn.executemany(sql, rows)
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:  # some errors end the transaction themselves
+                conn.execute("ROLLBACK")
+            raise
+
+    def _try_write(self, statements: list[tuple[str, list[tuple[Any, ...]]]]) -> Exception | None:
+        try:
+            self._write(statements)
+        except _ROW_ERRORS as exc:
+            return exc
+        return None
+
+    def _write_one_by_one(self) -> list[str]:
+        """The slow path after a failed batch: each row alone, reduced if needed. Returns lost cases."""
+        refused_texts = set()
+        for key, body in self._texts.items():
+            if self._try_write([(_INSERT_TEXT, [(key, body)])]) is not None:
+                refused_texts.add(key)
+        metrics: dict[tuple[Any, Any, Any], list[tuple[Any, ...]]] = {}
+        for row in self._metrics:
+            metrics.setdefault((row[0], row[1], row[2]), []).append(row)
+        lost = []
+        for case in self._cases:
+            rows = metrics.get((case[0], case[2], case[3]), [])
+            notes = []
+            if case[-1] in refused_texts:
+                notes.append(_note("output", "its text could not be stored"))
+                case = (*case[:8], notes[0], *case[9:-1], None)
+            elif self._try_write([(_INSERT_CASE, [case]), (_INSERT_METRIC, rows)]) is None:
+                continue
+            reduced, case_notes = self._reduce(case, _CASE_COLUMNS)
+            reduced_rows = []
+            for row in rows:
+                reduced_row, metric_notes = self._reduce(row, _METRIC_COLUMNS)
+                reduced_rows.append(reduced_row)
+                notes += [f"{row[4]}: {note}" for note in metric_notes]
+            notes = case_notes + notes
+            failure = self._try_write([(_INSERT_CASE, [reduced]), (_INSERT_METRIC, reduced_rows)])
+            where = f"case {encodable(str(case[2]))!r} #{case[3]}"
+            if failure is None:
+                self.problems.append(f"{where} stored reduced: {'; '.join(notes)}")
+            else:
+                lost.append(f"{where}: {type(failure).__name__}: {failure}")
+        for row in self._cache_rows():
+            failure = self._try_write([(_INSERT_CACHE, [row])])
+            if failure is not None:
+                self.problems.append(f"a target reply was not cached: {type(failure).__name__}: {failure}")
+        self.problems.extend(f"lost {item}" for item in lost)
+        return lost
+
+    def _reduce(self, row: tuple[Any, ...], columns: tuple[str, ...]) -> tuple[tuple[Any, ...], list[str]]:
+        """``row`` with each value SQLite refuses replaced, and the notes saying why.
+
+        Text becomes the note, JSON ``{"store_error": note}``, a number NULL (its note appended to the
+        row's ``error``); keys and the status are coerced to int or text, never dropped.
+        """
+        values = list(row)
+        notes: list[str] = []
+        number_notes: list[str] = []
+        for index, (column, value) in enumerate(zip(columns, row, strict=True)):
+            failure = self._refusal(value)
+            if failure is None:
+                continue
+            note = _note(column, f"{type(failure).__name__}: {failure}")
+            notes.append(note)
+            if column in _TEXT_COLUMNS:
+                values[index] = note
+            elif column in _JSON_COLUMNS:
+                values[index] = encodable_json({"store_error": note})
+            elif column in _NUMBER_COLUMNS:
+                values[index] = None
+                number_notes.append(note)
+            elif column in ("seq", "repeat", "position", "passed", "cached"):
+                values[index] = _as_int(value)  # a verdict that cannot be stored counts as not passed
+            else:  # run_id, case_id, status, output_hash, recorded_at: coerced, never dropped
+                values[index] = encodable(str(value))
+        if number_notes:
+            at = columns.index("error")
+            values[at] = "; ".join(n for n in (values[at] if isinstance(values[at], str) else None, *number_notes) if n)
+        return tuple(values), notes
+
+    def _refusal(self, value: Any) -> Exception | None:
+        """Why SQLite cannot bind ``value`` (None when it can)."""
+        try:
+            self.conn.execute("SELECT ?", (value,))
+        except _ROW_ERRORS as exc:
+            return exc
+        return None
 
     # -- cache ----------------------------------------------------------------------------------
 
     def cache_get(self, key: str) -> tuple[str, float | None] | None:
-        pending = self._cache.get(key)
-        if pending is not None:
-            return pending
-        row = self.conn.execute("SELECT reply, latency_ms FROM cache WHERE key = ?", (key,)).fetchone()
+        """A cached reply's JSON and original latency (large texts put back in place), or None."""
+        row: tuple[Any, ...] | None = self._cache.get(key)
+        if row is None:
+            row = self.conn.execute("SELECT reply, latency_ms, refs FROM cache WHERE key = ?", (key,)).fetchone()
         if row is None and self._read_only_source:
-            row = self.conn.execute("SELECT reply, latency_ms FROM source.cache WHERE key = ?", (key,)).fetchone()
-        return (row[0], row[1]) if row else None
+            refs = "refs" if self._source_has_refs else "NULL"
+            row = self.conn.execute(f"SELECT reply, latency_ms, {refs} FROM source.cache WHERE key = ?",
+                                    (key,)).fetchone()
+        if row is None:
+            return None
+        reply = self._expand(row[0], row[2])
+        return (reply, row[1]) if reply is not None else None
 
     def cache_put(self, key: str, reply_json: str, latency_ms: float | None) -> None:
-        self._cache[key] = (reply_json, latency_ms)
+        """Buffer a reply; each string of ``large_text`` characters or more in it goes to ``texts``."""
+        reply_json, refs = self._split(encodable(reply_json))
+        self._cache[key] = (reply_json, latency_ms, refs)
+
+    def _split(self, reply_json: str) -> tuple[str, str | None]:
+        """Move the large strings of a reply to ``texts``: (reply with them blanked, JSON [[path, hash], …]).
+
+        Walks the decoded reply iteratively (no recursion limit); a reply that does not decode is kept whole.
+        """
+        if len(reply_json) < self.large_text:
+            return reply_json, None
+        try:
+            data = json.loads(reply_json)
+        except (ValueError, RecursionError):
+            return reply_json, None
+        holder = [data]  # so that a reply that is one large string is handled like any other
+        refs: list[list[Any]] = []
+        stack: list[tuple[Any, list[Any]]] = [(holder, [])]
+        while stack:
+            container, path = stack.pop()
+            items = container.items() if isinstance(container, dict) else enumerate(container)
+            for step, value in items:
+                if isinstance(value, str) and len(value) >= self.large_text:
+                    refs.append([[*path, step], self._intern(encodable(value))])
+                    container[step] = ""
+                elif isinstance(value, (dict, list)):
+                    stack.append((value, [*path, step]))
+        if not refs:
+            return reply_json, None
+        return encodable_json(holder[0]), encodable_json([[path[1:], key] for path, key in refs])
+
+    def _expand(self, reply_json: str, refs_json: str | None) -> str | None:
+        """The reply with its large strings put back; None when one of them is missing."""
+        if not refs_json:
+            return reply_json
+        holder = [json.loads(reply_json)]
+        for path, key in json.loads(refs_json):
+            text = self._text(key)
+            if text is None:
+                return None
+            steps = [0, *path]  # from the holder down to the string's place
+            parent: Any = holder
+            for step in steps[:-1]:
+                parent = parent[step]
+            parent[steps[-1]] = text
+        return json.dumps(holder[0], ensure_ascii=False)
+
+    def _text(self, key: str) -> str | None:
+        """A stored large text by its hash: pending, in this database, or in the read-only source."""
+        if key in self._texts:
+            return self._texts[key]
+        row = self.conn.execute("SELECT body FROM texts WHERE hash = ?", (key,)).fetchone()
+        if row is None and self._source_has_refs:
+            row = self.conn.execute("SELECT body FROM source.texts WHERE hash = ?", (key,)).fetchone()
+        return row[0] if row else None
 
     # -- judge cache (judge calls take seconds: written at once, not batched) ----------------------
 
@@ -173,7 +412,12 @@ class Store:
         return row[0] if row else None
 
     def judge_cache_put(self, key: str, reply_json: str) -> None:
-        self.conn.execute("INSERT OR REPLACE INTO judge_cache VALUES (?,?,?)", (key, reply_json, time.time()))
+        """Store a judge reply now; one the database refuses is not cached (noted in ``problems``)."""
+        try:
+            self.conn.execute("INSERT OR REPLACE INTO judge_cache VALUES (?,?,?)",
+                              (encodable(key), encodable(reply_json), time.time()))
+        except _ROW_ERRORS as exc:
+            self.problems.append(f"a judge reply was not cached: {type(exc).__name__}: {exc}")
 
     # -- reads ----------------------------------------------------------------------------------
 
@@ -207,12 +451,16 @@ class Store:
 
     def iter_cases(self, run_id: str, *, only_unpassed: bool = False, limit: int | None = None
                    ) -> Iterator[dict[str, Any]]:
-        """Case results in suite order, each with its metric results; streamed, never all in memory."""
+        """Case results in suite order, each with its metric results; streamed, never all in memory.
+
+        ``only_unpassed``: every case whose status is not ``passed`` (failed, errored, unmeasured).
+        A large output is read from ``texts`` once per case, not once per metric row.
+        """
         where = "c.run_id = ?" + (" AND c.status != 'passed'" if only_unpassed else "")
         sql = (
             "SELECT c.case_id, c.repeat, c.status, c.passed, c.score, c.prompt, c.output, c.error, c.latency_ms,"
             " c.cached, c.envelope, m.metric, m.status, m.value, m.passed, m.threshold, m.weight, m.reason,"
-            " m.detail, m.error FROM (SELECT * FROM case_results c WHERE " + where +
+            " m.detail, m.error, c.output_hash FROM (SELECT * FROM case_results c WHERE " + where +
             " ORDER BY c.seq, c.repeat" + (f" LIMIT {int(limit)}" if limit else "") + ") c"
             " LEFT JOIN metric_results m ON m.run_id = c.run_id AND m.case_id = c.case_id AND m.repeat = c.repeat"
             " ORDER BY c.seq, c.repeat, m.position")
@@ -223,9 +471,10 @@ class Store:
                 if current is not None:
                     del current["_key"]
                     yield current
+                output = row[6] if row[20] is None else self._text(row[20])
                 current = {
                     "_key": key, "id": row[0], "repeat": row[1], "status": row[2], "passed": bool(row[3]),
-                    "score": row[4], "prompt": row[5], "output": row[6], "error": row[7], "latency_ms": row[8],
+                    "score": row[4], "prompt": row[5], "output": output, "error": row[7], "latency_ms": row[8],
                     "cached": bool(row[9]), "envelope": json.loads(row[10]) if row[10] else None, "metrics": []}
             if row[11] is not None:
                 current["metrics"].append({
@@ -240,3 +489,25 @@ class Store:
     def close(self) -> None:
         self.flush()
         self.conn.close()
+
+
+def _add_missing_columns(conn: sqlite3.Connection) -> None:
+    """Bring a database written by an earlier version up to this schema (new columns are nullable)."""
+    for table, column, kind in _ADDED_COLUMNS:
+        if column not in {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}:
+            try:
+                conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
+            except sqlite3.OperationalError as exc:  # another process added it between the check and here
+                if "duplicate column" not in str(exc):
+                    raise
+
+
+def _note(column: str, why: str) -> str:
+    return encodable(f"[{column} not stored: {why[:300]}]")
+
+
+def _as_int(value: Any) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError, OverflowError):
+        return 0
