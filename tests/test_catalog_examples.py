@@ -63,13 +63,8 @@ def _run_data() -> dict[str, Any]:
 
 @pytest.fixture
 def restore_registry():
-    registry._load_catalog()
-    by_name, canonical = dict(registry._BY_NAME), dict(registry._CANONICAL)
-    yield
-    registry._BY_NAME.clear()
-    registry._BY_NAME.update(by_name)
-    registry._CANONICAL.clear()
-    registry._CANONICAL.update(canonical)
+    with registry.restored():
+        yield
 
 
 def test_the_docs_hold_every_catalog_example():

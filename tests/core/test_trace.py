@@ -13,3 +13,11 @@ def test_record_last_response_and_roundtrip(tmp_path):
     loaded = TraceLog.load(path)
     assert [e.type for e in loaded.events] == ["tool_call", "agent_response", "agent_response"]
     assert loaded.metadata == {"cost": 0.1} and loaded.events[0].payload["arguments"] == {"q": "x"}
+
+
+def test_order_is_known_unless_the_trace_says_otherwise(tmp_path):
+    trace = TraceLog()
+    assert trace.order_known  # events recorded live are in the order they happened
+    trace.metadata["order"] = "unknown"
+    assert not trace.order_known
+    assert not TraceLog.load(trace.save(tmp_path / "t.json")).order_known

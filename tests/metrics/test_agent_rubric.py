@@ -1,7 +1,9 @@
+import random
+
 import pytest
 
 from agentunit import check
-from agentunit.metrics.agentic import check_rule
+from agentunit.metrics.agentic import check_rule, check_rule_unordered
 from tests.judge_helpers import pass_with, scripted_judge
 
 
@@ -40,3 +42,55 @@ def test_metric_mixes_trace_and_judge_rules():
         assert check("x", "agent-llm-rubric").status == "not_measured"
         from_case = check("x", "agent-llm-rubric", rules=["never call rm"], tool_calls=[{"name": "ls"}])
         assert from_case.value == 1.0 and from_case.passed is True
+
+
+@pytest.mark.parametrize(("rule", "tools", "agents", "passed"), [
+    ("If tool search is called, do not call agent writer", ["search"], ["writer"], None),
+    ("If tool search is called, do not call agent writer", ["lookup"], ["writer"], True),   # search never called
+    ("If a is called, do not call b", ["b", "b", "a", "a", "b"], ["b"], False),             # a then b among tools
+    ("If a is called, do not call b", ["b"], ["b", "a"], None),
+    ("If search is called, do not call search", ["search"], ["search"], False),             # called twice anyway
+    ("Call x before calling y", ["x"], ["y", "x"], None),
+    ("Call x before calling y", ["x", "y"], ["z"], True),
+    ("validate input before tool pay", ["validate_card", "pay"], ["pay"], None),
+    ("validate input before tool pay", ["validate_card", "pay"], ["reviewer"], True),
+    ("never call writer", ["search"], ["writer"], False),
+    ("always call writer", ["search"], ["writer"], True),
+])
+def test_rules_without_the_order_between_tool_and_agent_calls(rule, tools, agents, passed):
+    result = check_rule_unordered(rule, tools, agents)
+    assert result["passed"] is passed
+    assert result["method"] == ("order unknown" if passed is None else "trace")
+    assert check_rule_unordered("Be polite", tools, agents) is None
+
+
+def _all_merges(left, right):
+    if not left or not right:
+        return [left + right]
+    return ([[left[0], *m] for m in _all_merges(left[1:], right)]
+            + [[right[0], *m] for m in _all_merges(left, right[1:])])
+
+
+def test_cutting_the_calls_to_a_few_runs_gives_the_verdict_of_every_interleaving():
+    rng = random.Random(11)
+    names = ["a", "b", "validate_x", "pay", "validate_pay", "c"]
+    rules = ["If a is called, do not call b", "Call a before calling b", "validate input before tool pay",
+             "If a is called, do not call a", "Call a before calling a", "validate input before tool validate_pay",
+             "never call b", "always call pay"]
+    for _ in range(200):
+        tools = [rng.choice(names) for _ in range(rng.randint(0, 5))]
+        agents = [rng.choice(names) for _ in range(rng.randint(0, 5))]
+        for rule in rules:
+            verdicts = {check_rule(rule, merged)["passed"] for merged in _all_merges(tools, agents)}
+            expected = verdicts.pop() if len(verdicts) == 1 else None
+            assert check_rule_unordered(rule, tools, agents)["passed"] is expected, (rule, tools, agents)
+
+
+def test_unknown_order_rules_are_left_out_of_the_score():
+    reply = {"output": "ok", "trusys": {"tool_calls": [{"name": "search"}], "agent_calls": [{"name": "writer"}]}}
+    only_unknown = check(reply, {"metric": "agent-llm-rubric", "value": ["Call writer before calling search"]})
+    assert only_unknown.status == "not_measured" and "order unknown for every rule" in only_unknown.reason
+    mixed = check(reply, {"metric": "agent-llm-rubric", "value": ["Call writer before calling search",
+                                                                   "never call delete"]})
+    assert mixed.value == 1.0 and mixed.passed is True and mixed.detail["order"] == "unknown"
+    assert [r["method"] for r in mixed.detail["rules"]] == ["order unknown", "trace"]

@@ -42,3 +42,14 @@ def test_schema_only_mode_and_not_measured(arg_judge):
                         tool_calls=[{"name": "get_weather", "arguments": {"city": "Oslo"}}])
     assert schema_only.value == 1.0 and arg_judge.requests == []
     assert check("x", "argument-correctness").status == "not_measured"
+
+
+def test_schema_only_mode_leaves_calls_without_a_schema_unchecked(arg_judge):
+    result = check("x", {"metric": "argument-correctness", "config": {"judge": False, "tools": TOOLS}},
+                   tool_calls=[{"name": "get_weather", "arguments": {"city": "Oslo"}},
+                               {"name": "send_email", "arguments": {"to": "x"}}])
+    assert result.value == 1.0 and result.detail["not_checked"] == ["send_email"]
+    assert "not checked (no schema, judge off): send_email" in result.reason and arg_judge.requests == []
+    nothing = check("x", {"metric": "argument-correctness", "config": {"judge": False}},
+                    tool_calls=[{"name": "send_email", "arguments": {}}])
+    assert nothing.status == "not_measured" and "send_email" in nothing.reason

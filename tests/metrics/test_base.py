@@ -1,3 +1,5 @@
+import pytest
+
 from agentunit import check
 from agentunit.core.envelope import build_trace
 from agentunit.core.outcome import Outcome
@@ -58,3 +60,22 @@ def test_composite_metric_mean_of_measured_values():
 
 def test_weight_is_carried_on_results():
     assert check("x", {"metric": "contains", "value": "x", "weight": 0}).weight == 0
+
+
+def test_composite_leaves_raw_and_undeclared_parts_out_of_the_mean():
+    class Undeclared:
+        name = "mystery"
+
+        def evaluate(self, case, trace, outcome):
+            return MetricResult("mystery", 250.0)
+
+    inner = CompositeMetric([create_metric("contains", value="a")], name="inner")
+    composite = CompositeMetric([create_metric("contains", value="z"), create_metric("is-json"), inner,
+                                 create_metric("cost"), Undeclared()], threshold=0.3)
+    result = check({"output": "abc", "trusys": {"cost": 0.25}}, composite)
+    # contains z → 0, is-json (binary) → 0, the nested composite (a score) → 1; cost and mystery left out
+    assert result.value == pytest.approx(1 / 3) and result.passed is True
+    assert result.detail["left_out_raw"] == ["cost"] and result.detail["left_out_undeclared"] == ["mystery"]
+    assert "left out raw measures cost; mystery (kind not declared" in result.reason
+    only_raw = check({"output": "abc", "trusys": {"cost": 0.25}}, CompositeMetric([create_metric("cost")]))
+    assert only_raw.status == "not_measured" and "left out raw measures cost" in only_raw.reason

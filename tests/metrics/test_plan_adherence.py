@@ -45,3 +45,22 @@ def test_judge_only_for_ambiguous_steps_and_not_measured_without_plan(step_judge
     missing = check("x", "plan-adherence", plan=["call send_email"], tool_calls=calls("search"),
                     tools=[{"type": "function", "function": {"name": "send_email"}}])
     assert missing.value == 0.0 and missing.detail["steps"][0]["method"] == "tool not called in order"
+
+
+def test_without_the_order_between_tool_and_agent_calls(step_judge):
+    reply = {"output": "ok", "trusys": {"tool_calls": calls("search"), "agent_calls": calls("writer")}}
+    tie = check(reply, "plan-adherence", plan=["search flights", "ask the writer agent"])
+    # one tool step and one agent step: either may have come first, so the agent step is set aside
+    assert [s["method"] for s in tie.detail["steps"]] == ["aligned", "order unknown"]
+    assert tie.value == 1.0 and tie.detail["order"] == "unknown" and "1 step(s) order unknown" in tie.reason
+    tools_only = check(reply, "plan-adherence", plan=["search flights", "summarise"])
+    assert tools_only.detail["steps"][0]["method"] == "aligned" and "order unknown" not in tools_only.reason
+    prompt = step_judge.requests[-1].messages[-1][1]
+    assert "Tool calls, in order: search\nAgent calls, in order: writer\nThe order between" in prompt
+    out_of_order = check({"output": "ok", "trusys": {"tool_calls": calls("book", "search"),
+                                                     "agent_calls": calls("writer")}},
+                         "plan-adherence", plan=["search flights", "book flight", "ask the writer agent"])
+    # search then book was observed out of order among the tool calls themselves: that verdict stands
+    assert sorted(s["method"] for s in out_of_order.detail["steps"]) == ["aligned", "order unknown",
+                                                                         "tool not called in order"]
+    assert out_of_order.value == 0.5

@@ -77,3 +77,16 @@ def test_expected_tools_from_the_case_trace_and_not_measured():
         check("x", {"metric": "tool-correctness", "value": ["a"], "config": {"mode": "sorted"}})
     with pytest.raises(MetricConfigError):
         check("x", {"metric": "tool-correctness", "value": [42]})
+
+
+@pytest.mark.parametrize("mode", ["any", "ordered", "exact"])
+def test_an_empty_value_means_no_tool_in_every_mode(mode):
+    spec = {"metric": "tool-correctness", "value": [], "config": {"mode": mode}}
+    assert check("x", spec).passed is True
+    called = check("x", spec, tool_calls=calls("rm", "ls"))
+    assert called.value == 0.0 and called.reason == "no tool expected; unexpected calls: rm, ls"
+    assert called.detail["extra"] == ["rm", "ls"]
+    # a blank string is no list at all: not measured, like an absent value
+    assert check("x", {"metric": "tool-correctness", "value": " "}, tool_calls=calls("rm")).status == "not_measured"
+    with pytest.raises(MetricConfigError, match="must be a list"):
+        check("x", {"metric": "tool-correctness", "value": {"name": "a"}})

@@ -13,6 +13,8 @@ class Outcome:
     ``output`` is the answer text. The other fields come from the reply's ``trusys`` envelope, from
     the target (usage, logprobs, finish reason of an OpenAI-compatible endpoint) or from the runner
     (latency, cache hit). ``success``/``error`` describe the call itself, not the answer's quality.
+    ``events`` is ``trusys.events``: the tool calls, agent calls and messages in the order they
+    happened (its calls are the same as ``tool_calls`` and ``agent_calls``); None when not sent.
     """
 
     output: str | None = None
@@ -31,6 +33,7 @@ class Outcome:
     cached: bool = False
     metadata: dict[str, Any] = field(default_factory=dict)
     resources: dict[str, Any] | None = None  # measured by the engine for sustainability metrics
+    events: list[dict[str, Any]] | None = None  # last, so positional construction keeps its meaning
 
 
 # AgentUnit adapters return ``AdapterOutcome(success=..., output=..., tool_calls=..., error=...)``.

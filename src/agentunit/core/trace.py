@@ -37,6 +37,10 @@ class TraceEvent:
 class TraceLog:
     """Events of one case run, plus run metadata (``cost``, ``usage``, ``plan``, ``query``, ``context``).
 
+    ``metadata["order"]`` is ``unknown`` when the events were built from a reply whose tool calls and
+    agent calls came in separate arrays with nothing saying how they interleave (``order_basis`` says
+    why); the order of tool calls among themselves, and of agent calls among themselves, is still known.
+
     The multi-agent fields (``interactions``, ``handoffs``, ``conflicts``, ``agent_roles``) hold the
     data the multi-agent metrics read.
     """
@@ -57,6 +61,11 @@ class TraceLog:
     def of_type(self, event_type: str) -> list[TraceEvent]:
         """Events of one type, in order."""
         return [e for e in self.events if e.type == event_type]
+
+    @property
+    def order_known(self) -> bool:
+        """Whether the order between tool calls and agent calls was observed (a trace recorded live is)."""
+        return self.metadata.get("order") != "unknown"
 
     def last_response(self) -> str | None:
         """Content of the last ``agent_response`` event, if any."""

@@ -2,21 +2,28 @@
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Iterable
 from typing import Any
 
+from agentunit.errors import MetricConfigError
 from agentunit.metrics.base import CompositeMetric, Metric, MetricProtocol, MetricResult, score
 from agentunit.metrics.registry import (
+    NOT_PREFIX,
     MetricInfo,
     UnknownMetricError,
     all_metrics,
     lookup,
+    normalize,
     register,
     register_metric,
 )
 
-# Metrics used when a scenario names none (AgentUnit's defaults that need no model).
-DEFAULT_METRICS: tuple[str, ...] = ("tool_success", "latency", "cost", "token_usage")
+# Metrics used when a scenario names none: the AgentUnit catalog's defaults. faithfulness and
+# answer_correctness use the judge; without context / expected_output they are not measured.
+DEFAULT_METRICS: tuple[str, ...] = ("faithfulness", "answer_correctness", "tool_success", "cost", "token_usage")
+
+_SPEC_ARGUMENTS = ("value", "threshold", "config", "weight", "negate", "label")
 
 
 def create_metric(
@@ -30,21 +37,84 @@ def create_metric(
 ) -> Any:
     """Build a metric instance from its name (any alias, ``not-`` prefix allowed) and its spec.
 
-    Raises UnknownMetricError for an unknown name and MetricConfigError for an unusable value.
+    A class whose constructor takes the spec (``Metric``'s ``value, threshold=, config=, weight=,
+    negate=, label=``) gets it; any other class (a ``Metric`` subclass with its own ``__init__``,
+    a protocol class) is built with the constructor arguments it declares, taken from the spec's
+    ``config`` (and ``value``/``threshold`` when it names them), and the spec is then set on the
+    instance. Results are named by the canonical name, or by the AgentUnit catalog name when the
+    metric was asked for by it (``faithfulness``, ``hallucination_rate``).
+
+    Raises UnknownMetricError for an unknown name and MetricConfigError for an unusable value or a
+    constructor the spec cannot satisfy.
     """
     info, negate = lookup(name)
-    cls = info.cls
-    if isinstance(cls, type) and issubclass(cls, Metric):
-        return cls(value, threshold=threshold, config=config, weight=weight, negate=negate, label=label)
-    metric = cls()  # a user class following only the protocol
-    for attr, val in (("value", value), ("threshold", threshold), ("config", dict(config or {})),
-                      ("weight", weight), ("negate", negate), ("label", label),
-                      ("display_name", f"not-{info.name}" if negate else info.name)):
-        try:
-            setattr(metric, attr, val)
-        except AttributeError:
-            pass
+    result_name = info.name
+    asked = normalize(name)
+    asked = asked[len(NOT_PREFIX):] if negate and asked.startswith(NOT_PREFIX) else asked
+    if info.catalog_name is not None and asked == normalize(info.catalog_name):
+        result_name = info.catalog_name
+    spec = {"value": value, "threshold": threshold, "config": config, "weight": weight, "negate": negate,
+            "label": label}
+    parameters = _constructor_parameters(info.cls)
+    if parameters is None or set(_SPEC_ARGUMENTS) <= parameters:
+        metric = info.cls(**spec)
+    else:
+        metric = _construct(info, parameters, spec)
+        _apply_spec(metric, info, spec)
+    _set(metric, "name", result_name)
+    _set(metric, "display_name", f"{NOT_PREFIX}{result_name}" if negate else result_name)
     return metric
+
+
+def _constructor_parameters(cls: type) -> set[str] | None:
+    """Keyword names the constructor takes; None when it takes any (``**kwargs``) or cannot be read."""
+    try:
+        signature = inspect.signature(cls)
+    except (TypeError, ValueError):
+        return None
+    names = set()
+    for parameter in signature.parameters.values():
+        if parameter.kind is parameter.VAR_KEYWORD:
+            return None
+        if parameter.kind in (parameter.POSITIONAL_OR_KEYWORD, parameter.KEYWORD_ONLY):
+            names.add(parameter.name)
+    return names
+
+
+def _construct(info: MetricInfo, parameters: set[str], spec: dict[str, Any]) -> Any:
+    """Call a constructor that does not take the spec with the arguments it declares."""
+    config = spec["config"] or {}
+    arguments = {k: v for k, v in config.items() if k in parameters and k not in _SPEC_ARGUMENTS}
+    arguments.update({k: spec[k] for k in _SPEC_ARGUMENTS if k in parameters and spec[k] is not None})
+    try:
+        return info.cls(**arguments)
+    except TypeError as exc:
+        accepted = ", ".join(sorted(parameters)) or "none"
+        raise MetricConfigError(
+            f"cannot build metric {info.name!r} ({info.cls.__name__}): {exc}; its constructor takes "
+            f"{accepted} — give them under `config:`") from None
+
+
+def _apply_spec(metric: Any, info: MetricInfo, spec: dict[str, Any]) -> None:
+    """Set the spec on an instance its constructor did not give it to: what the spec states wins,
+    what it leaves out fills only attributes the instance lacks (the constructor's own stay)."""
+    given = {"value": spec["value"], "threshold": spec["threshold"], "label": spec["label"],
+             "config": None if spec["config"] is None else dict(spec["config"]),
+             "weight": None if spec["weight"] == 1.0 else spec["weight"]}
+    fallback = {"value": None, "threshold": info.threshold, "label": None, "config": {}, "weight": 1.0}
+    for attr, value in given.items():
+        if value is not None:
+            _set(metric, attr, value)
+        elif not hasattr(metric, attr):
+            _set(metric, attr, fallback[attr])
+    _set(metric, "negate", spec["negate"])
+
+
+def _set(metric: Any, attr: str, value: Any) -> None:
+    try:
+        setattr(metric, attr, value)
+    except AttributeError:  # a read-only attribute (property, slots): the class keeps its own
+        pass
 
 
 def metric_from_spec(spec: Any) -> Any:

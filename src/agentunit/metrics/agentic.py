@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from typing import Any, ClassVar
 
-from agentunit.core.envelope import tool_call_failed, tool_calls_of
+from agentunit.core.envelope import tool_call_failed, tool_call_failure, tool_calls_of
 from agentunit.errors import MetricConfigError
 from agentunit.judges.service import pass_fail
 from agentunit.metrics.base import Metric, MetricResult
@@ -19,27 +20,45 @@ from agentunit.metrics.registry import register
 class ToolSuccessMetric(Metric):
     """Share of tool calls that succeeded: successful ``tool_call`` events / all ``tool_call`` events.
 
-    A call failed when its payload has a truthy ``error``, ``success: false``, or a ``status`` of
-    error/failed/failure/exception/timeout. Default threshold 1.0 (every call succeeded). No tool
-    calls → not measured.
+    A call that reports its status failed when it has a truthy ``error``, ``success: false``, or a
+    ``status`` of error/failed/failure/fail/exception/timeout (or an HTTP code ≥ 400). A call that
+    reports none of them is classified from its ``output``: it failed when the output is
+    error-shaped — an object with a truthy ``error``/``errors``/``exception``, ``isError: true`` or
+    ``success``/``ok`` false, or text opening like an error report (a traceback, ``Error:``,
+    ``[ERROR]``, ``ValueError:``). The detail lists the calls classified from their output. Default
+    threshold 1.0 (every call succeeded). No tool calls → not measured.
     """
 
     def evaluate(self, case, trace, outcome) -> MetricResult:
         calls = trace.of_type("tool_call")
         if not calls:
             return self.not_measured("no tool calls in the trace")
-        failed = [e.payload.get("name") for e in calls if tool_call_failed(e.payload)]
+        failed, from_output = [], []
+        for index, event in enumerate(calls):
+            did_fail, basis = tool_call_failure(event.payload)
+            if did_fail:
+                failed.append(event.payload.get("name"))
+            if basis == "output":
+                from_output.append({"call": index, "name": event.payload.get("name"), "failed": did_fail})
         ok = len(calls) - len(failed)
-        return self.result(ok / len(calls), reason=f"{ok}/{len(calls)} tool calls succeeded",
-                           detail={"calls": len(calls), "failed": failed})
+        reason = f"{ok}/{len(calls)} tool calls succeeded"
+        if from_output:
+            errors = sum(1 for c in from_output if c["failed"])
+            reason += (f"; {len(from_output)} without a status classified from their output"
+                       + (f" ({errors} error-shaped)" if errors else ""))
+        return self.result(ok / len(calls), reason=reason,
+                           detail={"calls": len(calls), "failed": failed, "classified_from_output": from_output})
 
 
 def _expected_tools(metric: Metric, case) -> list[dict[str, Any]] | None:
-    raw = metric.value if metric.value is not None else case.expected_tools
+    """The expected tools; None when none were given, [] when "no tool should be called" was."""
+    raw = metric.value if metric.value is not None else case.expected_tools if case is not None else None
+    if isinstance(raw, str):  # a comma-separated list; a blank string gives nothing, like an absent value
+        raw = [t.strip() for t in raw.split(",") if t.strip()] or None
     if raw is None:
         return None
-    if isinstance(raw, str):
-        raw = [t.strip() for t in raw.split(",") if t.strip()]
+    if not isinstance(raw, list):
+        raise MetricConfigError(f"expected tools must be a list of names or {{name, arguments}}, got {raw!r}")
     items = []
     for item in raw:
         if isinstance(item, str):
@@ -123,7 +142,9 @@ class ToolCorrectness(Metric):
     ``any`` (default, any order; extra calls are listed, not penalised), ``ordered`` (credit of the
     best order-preserving match — a weighted longest common subsequence), ``exact`` (the calls must be
     exactly the expected list, in order, nothing extra: 1 or 0, with the partial credit in the detail).
-    Score = credit / number of expected tools; default threshold 1.0. No expected tools → not measured.
+    Score = credit / number of expected tools; default threshold 1.0. An explicit empty list
+    (``expected_tools: []`` or ``value: []``) means no tool should be called: 1 when none was, else 0
+    with the unexpected calls named. No expected tools given → not measured.
     """
 
     def setup(self) -> None:
@@ -136,9 +157,15 @@ class ToolCorrectness(Metric):
 
     def evaluate(self, case, trace, outcome) -> MetricResult:
         expected = _expected_tools(self, case)
-        if not expected:
+        if expected is None:
             return self.not_measured("no expected tools (give the metric a value or the case expected_tools)")
         called = _called_tools(trace, outcome)
+        if not expected:
+            unexpected = [str(c["name"]) for c in called]
+            reason = (f"no tool expected; unexpected calls: {', '.join(unexpected)}" if unexpected
+                      else "no tool expected and none called")
+            return self.result(0.0 if unexpected else 1.0, reason=reason, detail={
+                "mode": self._mode, "called": unexpected, "expected": [], "extra": unexpected})
         matcher = _best_any_order if self._mode == "any" else _best_in_order
         matches = matcher(expected, called)
         credit = sum(c for _, _, c in matches)
@@ -272,6 +299,13 @@ class PlanAdherence(JudgedMetric):
     that was never called fails without a judge call. Only the remaining steps, which name nothing
     the trace can settle, go to the judge (one PASS/FAIL decision each, given the executed steps).
     Score = (aligned steps + Σ P(PASS) of judged steps) / steps. No plan → not measured.
+
+    When the order between tool calls and agent calls is unknown (separate arrays without
+    ``trusys.events``, ``seq`` or ``timestamp``), steps are aligned with the tool calls' order and,
+    failing that, with the agent calls' order, each of which was observed. Any tool step may then
+    have happened before or after any agent step, so the smaller of the two groups of aligned steps
+    (the agent steps on a tie) is reported "order unknown" and left out of the score; the larger
+    group stands, since its steps are in order whatever the interleaving.
     """
 
     async def evaluate_async(self, case, trace, outcome) -> MetricResult:
@@ -281,27 +315,40 @@ class PlanAdherence(JudgedMetric):
         executed = [str(e.payload.get("name")) for e in trace.events if e.type in ("tool_call", "agent_call")]
         if not executed:
             executed = [str(c.get("name")) for c in outcome.tool_calls + outcome.agent_calls]
-        aligned = _align(plan, executed)
+        tools, agents = _call_names(trace)
+        ordered = trace.order_known or not tools or not agents
+        if ordered:
+            aligned, unknown = {i: executed[j] for i, j in _align(plan, executed).items()}, set()
+        else:
+            aligned, unknown = _align_without_order(plan, tools, agents)
         available = _available_tool_names(case.tools)
         steps = []
         credit = 0.0
         for index, step in enumerate(plan):
             text = step if isinstance(step, str) else str(step)
-            if index in aligned:
-                steps.append({"step": text, "method": "aligned", "call": executed[aligned[index]], "support": 1.0})
+            if index in unknown:
+                steps.append({"step": text, "method": "order unknown", "call": aligned[index], "support": None})
+            elif index in aligned:
+                steps.append({"step": text, "method": "aligned", "call": aligned[index], "support": 1.0})
                 credit += 1.0
             elif any(_step_mentions(step, name) for name in executed) or \
                     any(_step_mentions(step, name) for name in available):
                 steps.append({"step": text, "method": "tool not called in order", "support": 0.0})
             else:
-                support = await _judge_step(text, executed, outcome.output)
+                support = await _judge_step(text, _calls_summary(trace, executed), outcome.output)
                 steps.append({"step": text, "method": "judge", "support": round(support, 4)})
                 credit += support
-        score = credit / len(plan)
+        counted = len(plan) - len(unknown)
+        score = credit / counted
         judged = sum(1 for s in steps if s["method"] == "judge")
-        return self.result(score, reason=f"{credit:.2f}/{len(plan)} plan steps followed"
-                           + (f" ({judged} judged)" if judged else ""),
-                           detail={"steps": steps, "executed": executed, "judge_calls": judged})
+        reason = f"{credit:.2f}/{counted} plan steps followed" + (f" ({judged} judged)" if judged else "")
+        detail = {"steps": steps, "executed": executed, "judge_calls": judged}
+        if unknown:
+            reason += (f"; {len(unknown)} step(s) order unknown (the order between tool calls and agent calls "
+                       "was not recorded)")
+        if not ordered:
+            detail.update(order="unknown", order_basis=trace.metadata.get("order_basis"))
+        return self.result(score, reason=reason, detail=detail)
 
 
 def _align(plan: list[Any], executed: list[str]) -> dict[int, int]:
@@ -309,11 +356,42 @@ def _align(plan: list[Any], executed: list[str]) -> dict[int, int]:
     return {i: j for i, j, _ in weighted_lcs(plan, executed, lambda step, name: float(_step_mentions(step, name)))}
 
 
-async def _judge_step(step: str, executed: list[str], output: str | None) -> float:
-    done = ", ".join(executed) or "(no tool or agent calls)"
+def _align_without_order(plan: list[Any], tools: list[str], agents: list[str]) -> tuple[dict[int, str], set[int]]:
+    """Align the plan with the tool calls, then the rest with the agent calls (two observed orders).
+
+    Returns ({step: call name}, steps whose order is unknown). Every pair of an aligned tool step and
+    an aligned agent step has an unobserved relative order; the fewest steps to set aside so that no
+    such pair remains is the smaller group (a minimum vertex cover of a complete bipartite graph).
+    """
+    by_tools = {i: tools[j] for i, j in _align(plan, tools).items()}
+    rest = [i for i in range(len(plan)) if i not in by_tools]
+    by_agents = {rest[i]: agents[j] for i, j in _align([plan[i] for i in rest], agents).items()}
+    unknown = set(by_agents) if len(by_agents) <= len(by_tools) else set(by_tools)
+    return {**by_tools, **by_agents}, unknown if by_tools and by_agents else set()
+
+
+def _call_names(trace) -> tuple[list[str], list[str]]:
+    """Names of the trace's tool calls and of its agent calls, each in order."""
+    return ([str(e.payload.get("name")) for e in trace.of_type("tool_call")],
+            [str(e.payload.get("name")) for e in trace.of_type("agent_call")])
+
+
+_ORDER_NOTE = "The order between the tool calls and the agent calls was not recorded."
+
+
+def _calls_summary(trace, executed: list[str]) -> str:
+    """The executed calls for a judge prompt: one ordered list, or one per kind when the order between
+    kinds is unknown (so the judge is not shown an order that was never observed)."""
+    tools, agents = _call_names(trace)
+    if trace.order_known or not tools or not agents:
+        return "Executed calls, in order: " + (", ".join(executed) or "(no tool or agent calls)")
+    return f"Tool calls, in order: {', '.join(tools)}\nAgent calls, in order: {', '.join(agents)}\n{_ORDER_NOTE}"
+
+
+async def _judge_step(step: str, calls: str, output: str | None) -> float:
     decision = await pass_fail(
         "You check whether an agent carried out a step of its plan. Reply FAIL or PASS.",
-        f"Executed calls, in order: {done}\nFinal answer: {output or ''}\n\nPlan step: {step}\n\n"
+        f"{calls}\nFinal answer: {output or ''}\n\nPlan step: {step}\n\n"
         "If the executed calls or the final answer show that this step was carried out, reply PASS. "
         "Otherwise reply FAIL.")
     return decision.probabilities["PASS"]
@@ -338,8 +416,10 @@ class ArgumentCorrectness(JudgedMetric):
     Per call: when the tool's JSON Schema is known (the case's ``tools`` or ``config.tools``, OpenAI
     form), arguments that fail it score 0 with the schema errors listed and no judge call; otherwise
     the judge decides whether the arguments are appropriate for the user's request and the tool's
-    description (P(PASS)). ``config.judge: false`` keeps only the schema check (valid = 1). Score = mean
-    over calls; default threshold 0.5. No tool calls → not measured.
+    description (P(PASS)). ``config.judge: false`` keeps only the schema check: a call whose arguments
+    pass its schema scores 1, a call with no schema is not checked (listed in the detail, left out of
+    the mean). Score = mean over checked calls; default threshold 0.5. No tool calls, or no call that
+    could be checked (no schema and the judge off) → not measured.
     """
 
     async def evaluate_async(self, case, trace, outcome) -> MetricResult:
@@ -351,7 +431,7 @@ class ArgumentCorrectness(JudgedMetric):
         specs = _tool_specs(self.config.get("tools", case.tools))
         use_judge = self.config.get("judge", True)
         question = outcome.query or case.query
-        results = []
+        results, unchecked = [], []
         for call in calls:
             name, arguments = str(call.get("name")), call.get("arguments")
             arguments = arguments if isinstance(arguments, dict) else {}
@@ -361,15 +441,26 @@ class ArgumentCorrectness(JudgedMetric):
                 if errors:
                     results.append({"tool": name, "score": 0.0, "schema_errors": errors})
                     continue
-            if not use_judge:
-                results.append({"tool": name, "score": 1.0, "method": "schema"})
+                if not use_judge:
+                    results.append({"tool": name, "score": 1.0, "method": "schema"})
+                    continue
+            elif not use_judge:
+                unchecked.append(name)
                 continue
             score = await _judge_arguments(question, name, spec.get("description", ""), arguments)
             results.append({"tool": name, "score": round(score, 4), "method": "judge"})
+        detail = {"calls": results, "not_checked": unchecked}
+        if not results:
+            return self.not_measured(f"no schema to validate the arguments of {', '.join(sorted(set(unchecked)))} "
+                                     "against and the judge is off (config.judge: false)")
         value = sum(r["score"] for r in results) / len(results)
         bad = [r["tool"] for r in results if r["score"] < 0.5]
-        return self.result(value, reason=f"mean argument fit {value:.3f} over {len(results)} calls"
-                           + (f"; check {', '.join(bad)}" if bad else ""), detail={"calls": results})
+        reason = f"mean argument fit {value:.3f} over {len(results)} calls"
+        if bad:
+            reason += f"; check {', '.join(bad)}"
+        if unchecked:
+            reason += f"; not checked (no schema, judge off): {', '.join(unchecked)}"
+        return self.result(value, reason=reason, detail=detail)
 
 
 async def _judge_arguments(question: str, tool: str, description: str, arguments: dict[str, Any]) -> float:
@@ -399,31 +490,101 @@ def _called(names: list[str], wanted: str) -> list[int]:
     return [i for i, n in enumerate(names) if n.lower().replace("-", "_").replace(" ", "_") == key]
 
 
-def check_rule(rule: str, names: list[str]) -> dict[str, Any] | None:
-    """Check a rule that the trace settles; None when the rule is not one of the known forms."""
+def _parse_rule(rule: str) -> tuple[str, re.Match[str]] | None:
     text = " ".join(rule.split())
     for kind, pattern in _RULES:
         match = pattern.match(text)
-        if not match:
-            continue
-        if kind == "forbid_after":
-            first, second = _called(names, match[1]), _called(names, match[2])
-            ok = not (first and any(j > first[0] for j in second))
-            why = f"{match[1]} then {match[2]} called" if not ok else "not violated"
-        elif kind in ("before", "validate_before"):
-            later = _called(names, match[1] if kind == "validate_before" else match[2])
-            earlier = [i for i, n in enumerate(names) if "valid" in n.lower()] if kind == "validate_before" \
-                else _called(names, match[1])
-            ok = not later or bool(earlier and earlier[0] < later[0])
-            why = "order respected" if ok else "the required earlier call did not come first"
-        elif kind == "never":
-            ok = not _called(names, match[1])
-            why = "not called" if ok else f"{match[1]} was called"
-        else:
-            ok = bool(_called(names, match[1]))
-            why = "called" if ok else f"{match[1]} was never called"
-        return {"rule": rule, "method": "trace", "kind": kind, "passed": ok, "score": float(ok), "why": why}
+        if match:
+            return kind, match
     return None
+
+
+def check_rule(rule: str, names: list[str]) -> dict[str, Any] | None:
+    """Check a rule that the trace settles; None when the rule is not one of the known forms."""
+    parsed = _parse_rule(rule)
+    if parsed is None:
+        return None
+    kind, match = parsed
+    if kind == "forbid_after":
+        first, second = _called(names, match[1]), _called(names, match[2])
+        ok = not (first and any(j > first[0] for j in second))
+        why = f"{match[1]} then {match[2]} called" if not ok else "not violated"
+    elif kind in ("before", "validate_before"):
+        later = _called(names, match[1] if kind == "validate_before" else match[2])
+        earlier = [i for i, n in enumerate(names) if "valid" in n.lower()] if kind == "validate_before" \
+            else _called(names, match[1])
+        ok = not later or bool(earlier and earlier[0] < later[0])
+        why = "order respected" if ok else "the required earlier call did not come first"
+    elif kind == "never":
+        ok = not _called(names, match[1])
+        why = "not called" if ok else f"{match[1]} was called"
+    else:
+        ok = bool(_called(names, match[1]))
+        why = "called" if ok else f"{match[1]} was never called"
+    return {"rule": rule, "method": "trace", "kind": kind, "passed": ok, "score": float(ok), "why": why}
+
+
+def check_rule_unordered(rule: str, tools: list[str], agents: list[str]) -> dict[str, Any] | None:
+    """``check_rule`` when the order between tool calls and agent calls is unknown (each list in order).
+
+    The rule is checked on every interleaving of the two lists; a verdict they all share is the
+    rule's, otherwise the rule is "order unknown" (``passed`` and ``score`` None); the verdict and
+    its reason are those of the calls as listed. Only the calls the rule names matter, and whether
+    the known forms hold in every interleaving depends only on the first call of each name and on
+    whether some X can precede some Y: so each list is cut to the calls the rule names, a run of calls
+    with the same role to its first, and the first three runs are kept — at most 20 interleavings
+    (checked against all interleavings in tests/metrics/test_agent_rubric.py). None when the rule is
+    not one of the known forms.
+    """
+    parsed = _parse_rule(rule)
+    if parsed is None:
+        return None
+    kind, match = parsed
+    roles = _rule_roles(kind, match)
+    verdicts = {check_rule(rule, merged)["passed"] for merged in _interleavings(
+        _relevant_calls(tools, roles), _relevant_calls(agents, roles))}
+    settled = check_rule(rule, tools + agents)
+    if len(verdicts) == 1:
+        settled["why"] += " (whatever the order between tool and agent calls)"
+        return settled
+    return {"rule": rule, "method": "order unknown", "kind": kind, "passed": None, "score": None,
+            "why": "the verdict depends on the order between tool calls and agent calls, which was not recorded"}
+
+
+def _rule_roles(kind: str, match: re.Match[str]) -> Callable[[str], frozenset[str]]:
+    """A function giving the roles (which of the rule's names) a call name plays."""
+    named = [match[i] for i in range(1, (match.re.groups or 0) + 1)]
+
+    def roles(name: str) -> frozenset[str]:
+        found = {str(i) for i, wanted in enumerate(named) if _called([name], wanted)}
+        if kind == "validate_before" and "valid" in name.lower():
+            found.add("valid")
+        return frozenset(found)
+
+    return roles
+
+
+def _relevant_calls(names: list[str], roles: Callable[[str], frozenset[str]], runs: int = 3) -> list[str]:
+    """The calls that play a role in the rule, one per run of the same role, the first ``runs`` runs."""
+    kept: list[str] = []
+    last: frozenset[str] | None = None
+    for name in names:
+        role = roles(name)
+        if not role or role == last:
+            continue
+        if len(kept) == runs:
+            break
+        kept.append(name)
+        last = role
+    return kept
+
+
+def _interleavings(left: list[str], right: list[str]) -> list[list[str]]:
+    """Every merge of two lists that keeps each list's order."""
+    if not left or not right:
+        return [left + right]
+    return ([[left[0], *rest] for rest in _interleavings(left[1:], right)]
+            + [[right[0], *rest] for rest in _interleavings(left, right[1:])])
 
 
 @register("agent-llm-rubric", family="agentic", value="optional", needs=("output",),
@@ -439,6 +600,12 @@ class AgentRubric(JudgedMetric):
     decision each, followed when P(PASS) ≥ 0.5). Score = mean over rules (a judged rule adds its
     P(PASS)); the case passes when every rule is followed, or, with a ``threshold``, when the score
     reaches it.
+
+    When the order between tool calls and agent calls is unknown (separate arrays without
+    ``trusys.events``, ``seq`` or ``timestamp``), a known-form rule is checked on every possible
+    interleaving (``check_rule_unordered``): one verdict for all is kept, otherwise the rule is
+    "order unknown" and left out of the score and the verdict; the judge sees the two lists apart and
+    is told their interleaving was not recorded. Every rule order unknown → not measured.
     """
 
     async def evaluate_async(self, case, trace, outcome) -> MetricResult:
@@ -449,48 +616,80 @@ class AgentRubric(JudgedMetric):
             return self.not_measured("no rules (give the metric a value or the case rules)")
         events = [e.payload for e in trace.events if e.type in ("tool_call", "agent_call")]
         names = [str(p.get("name")) for p in events]
+        tools, agents = _call_names(trace)
+        ordered = trace.order_known or not tools or not agents
         results = []
         for rule in rules:
-            settled = check_rule(str(rule), names)
+            settled = check_rule(str(rule), names) if ordered else check_rule_unordered(str(rule), tools, agents)
             if settled is None:
-                probability = await _judge_rule(str(rule), events, outcome.output)
+                probability = await _judge_rule(str(rule), trace, outcome.output)
                 settled = {"rule": rule, "method": "judge", "score": round(probability, 4),
                            "passed": probability >= 0.5}
             results.append(settled)
-        score = sum(r["score"] for r in results) / len(results)
-        broken = [r["rule"] for r in results if not r["passed"]]
+        counted = [r for r in results if r["score"] is not None]
+        unknown = [r["rule"] for r in results if r["score"] is None]
+        if not counted:
+            return self.not_measured("order unknown for every rule: the reply's tool calls and agent calls came in "
+                                     f"separate arrays ({trace.metadata.get('order_basis')})")
+        score = sum(r["score"] for r in counted) / len(counted)
+        broken = [r["rule"] for r in counted if not r["passed"]]
         passed = not broken if self.threshold is None else score >= self.threshold
-        return self.result(score, passed=passed, reason=f"{len(results) - len(broken)}/{len(results)} rules followed"
-                           + (f"; broken: {'; '.join(map(str, broken))}" if broken else ""),
-                           detail={"rules": results})
+        reason = f"{len(counted) - len(broken)}/{len(counted)} rules followed"
+        if broken:
+            reason += f"; broken: {'; '.join(map(str, broken))}"
+        if unknown:
+            reason += f"; order unknown: {'; '.join(map(str, unknown))}"
+        detail: dict[str, Any] = {"rules": results}
+        if not ordered:
+            detail.update(order="unknown", order_basis=trace.metadata.get("order_basis"))
+        return self.result(score, passed=passed, reason=reason, detail=detail)
 
 
-async def _judge_rule(rule: str, events: list[dict[str, Any]], output: str | None) -> float:
-    lines = [f"- {e.get('name')}({json.dumps(e.get('arguments', e.get('input', {})), ensure_ascii=False)[:200]})"
-             for e in events] or ["(no calls)"]
+def _call_line(payload: dict[str, Any], limit: int) -> str:
+    arguments = payload.get("arguments", payload.get("input", {}))
+    return f"{payload.get('name')}({json.dumps(arguments, ensure_ascii=False, default=str)[:limit]})"
+
+
+def _call_groups(trace) -> list[tuple[str, list[Any]]]:
+    """The trace's calls for a judge prompt: (heading, events) — one ordered list, or one list per
+    kind when the order between tool calls and agent calls is unknown."""
+    calls = [e for e in trace.events if e.type in ("tool_call", "agent_call")]
+    tools = [e for e in calls if e.type == "tool_call"]
+    agents = [e for e in calls if e.type == "agent_call"]
+    if trace.order_known or not tools or not agents:
+        return [("Calls, in order", calls)]
+    return [("Tool calls, in order", tools), ("Agent calls, in order", agents)]
+
+
+async def _judge_rule(rule: str, trace, output: str | None) -> float:
+    groups = _call_groups(trace)
+    parts = [f"{heading}:\n" + ("\n".join(f"- {_call_line(e.payload, 200)}" for e in events) or "(no calls)")
+             for heading, events in groups]
+    if len(groups) > 1:
+        parts.append(_ORDER_NOTE)
     decision = await pass_fail(
         "You check whether an agent followed a rule. Reply FAIL or PASS.",
-        "Calls, in order:\n" + "\n".join(lines) + f"\nFinal answer: {output or ''}\n\nRule: {rule}\n\n"
+        "\n".join(parts) + f"\nFinal answer: {output or ''}\n\nRule: {rule}\n\n"
         "If the agent followed the rule, reply PASS. If it broke the rule, reply FAIL.")
     return decision.probabilities["PASS"]
 
 
 def agent_transcript(case: Any, trace: Any, outcome: Any) -> str:
-    """The run as the judge sees it: request, plan, calls with arguments and outputs, final answer."""
+    """The run as the judge sees it: request, plan, calls with arguments and outputs, final answer.
+
+    The calls are one ordered list, or, when the order between tool calls and agent calls was not
+    recorded, one list per kind with a note saying so."""
     lines = [f"User request: {outcome.query or case.query}"]
     plan = outcome.plan if outcome.plan is not None else case.plan
     if plan:
         lines.append("Plan:\n" + "\n".join(f"{i}. {step}" for i, step in enumerate(plan, 1)))
-    calls = [e for e in trace.events if e.type in ("tool_call", "agent_call")]
-    if calls:
-        rendered = []
-        for event in calls:
-            payload = event.payload
-            arguments = payload.get("arguments", payload.get("input", {}))
-            result = payload.get("output", payload.get("error", ""))
-            rendered.append(f"- {event.type.replace('_call', '')} {payload.get('name')}"
-                            f"({json.dumps(arguments, ensure_ascii=False, default=str)[:300]}) -> {str(result)[:300]}")
-        lines.append("Calls, in order:\n" + "\n".join(rendered))
+    groups = [(heading, events) for heading, events in _call_groups(trace) if events]
+    for heading, events in groups:
+        rendered = [f"- {e.type.replace('_call', '')} {_call_line(e.payload, 300)} -> "
+                    f"{str(e.payload.get('output', e.payload.get('error', '')))[:300]}" for e in events]
+        lines.append(f"{heading}:\n" + "\n".join(rendered))
+    if len(groups) > 1:
+        lines.append(_ORDER_NOTE)
     available = sorted(_tool_specs(case.tools)) if case.tools else []
     if available:
         lines.append(f"Available tools: {', '.join(available)}")

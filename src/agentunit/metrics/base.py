@@ -123,6 +123,10 @@ class Metric:
         self.config = dict(config or {})
         self.weight = float(weight)
         self.negate = negate
+        # Built directly, a class of the AgentUnit catalog names its results as the catalog does
+        # (FaithfulnessMetric → faithfulness); create_metric renames by the name asked for.
+        if info is not None and info.catalog_name is not None:
+            self.name = info.catalog_name
         self.display_name = f"not-{self.name}" if negate else self.name
         self.setup()
 
@@ -282,13 +286,20 @@ def _missing_input(needs: tuple[str, ...], metric: Any, case: DatasetCase, outco
 
 
 class CompositeMetric:
-    """Combine metrics into one: the mean of the measured values, with each metric's result in detail.
+    """Combine metrics into one: the mean of the measured 0..1 scores, with each metric's result in detail.
+
+    Only scores enter the mean: parts whose metric declares kind ``score`` or ``binary`` in the
+    registry (or a ``kind`` attribute). Raw measures (latency in ms, token counts, cost) are on other
+    scales, so they stay in the detail and the reason names them as left out, as does a part whose
+    kind is not declared. Not-measured and errored parts are left out too, not counted as 0.
 
     Args:
         metrics: the metrics to combine.
         name: the composite's name.
         threshold: pass mark for the mean (no verdict when None).
     """
+
+    kind = "score"  # a mean of 0..1 scores, so a composite can be part of another
 
     def __init__(self, metrics: list[Any], name: str = "composite", threshold: float | None = None):
         self.metrics = list(metrics)
@@ -298,13 +309,39 @@ class CompositeMetric:
         self.weight = 1.0
 
     def evaluate(self, case: DatasetCase, trace: TraceLog, outcome: Outcome) -> MetricResult:
-        parts = [score(m, case, trace, outcome) for m in self.metrics]
-        values = [p.value for p in parts if p.measured]
-        detail = {"metrics": {p.name: p.to_dict() for p in parts}}
+        parts = [(m, score(m, case, trace, outcome)) for m in self.metrics]
+        values, raw, undeclared = [], [], []
+        for metric, part in parts:
+            if not part.measured:
+                continue
+            kind = metric_kind(metric)
+            if kind in ("score", "binary"):
+                values.append(part.value)
+            elif kind is None:
+                undeclared.append(part.name)
+            else:
+                raw.append(part.name)
+        detail: dict[str, Any] = {"metrics": {p.name: p.to_dict() for _, p in parts}}
+        left_out = []
+        if raw:
+            left_out.append(f"raw measures {', '.join(raw)}")
+            detail["left_out_raw"] = raw
+        if undeclared:
+            left_out.append(f"{', '.join(undeclared)} (kind not declared; register it with kind=score)")
+            detail["left_out_undeclared"] = undeclared
+        note = f"; left out {'; '.join(left_out)}" if left_out else ""
         if not values:
-            return MetricResult(self.name, None, detail, reason="not measured: no component was measured",
+            return MetricResult(self.name, None, detail, reason=f"not measured: no 0..1 score was measured{note}",
                                 threshold=self.threshold)
         mean = sum(values) / len(values)
         passed = None if self.threshold is None else mean >= self.threshold
         return MetricResult(self.name, mean, detail, passed=passed, threshold=self.threshold,
-                            reason=f"mean of {len(values)} of {len(parts)} metrics")
+                            reason=f"mean of {len(values)} of {len(parts)} metrics{note}")
+
+
+def metric_kind(metric: Any) -> str | None:
+    """``score``, ``binary`` or ``raw`` as the metric declares it (registry info, else a ``kind``
+    attribute); None when it declares nothing."""
+    info = getattr(metric, "info", None)
+    kind = getattr(info, "kind", None) or getattr(metric, "kind", None)
+    return kind if kind in ("score", "binary", "raw") else None

@@ -109,7 +109,7 @@ class _ClaimMetric(JudgedMetric):
 
 
 @register("context-faithfulness", family="rag", aliases=("faithfulness", "faithfulness-metric"), threshold=0.7,
-          model="judge", example="{metric: context-faithfulness, threshold: 0.8}")
+          model="judge", catalog_name="faithfulness", example="{metric: context-faithfulness, threshold: 0.8}")
 class FaithfulnessMetric(_ClaimMetric):
     """Share of the answer's claims supported by the context (RAGAS/promptfoo faithfulness).
 
@@ -120,7 +120,9 @@ class FaithfulnessMetric(_ClaimMetric):
     0.983 with 2.55 (docs/rag.md). For each claim, P(supported) from one PASS/FAIL judge decision with
     the context first in the prompt, capped at 0.1 when the claim holds a number the context lacks
     and at 0.3 for a missing capitalised name. Score = mean support. The detail lists every claim
-    with its judge probability, evidence and final support. No context → not measured.
+    with its judge probability, evidence and final support. No context → not measured. Results are
+    named ``faithfulness`` (the AgentUnit catalog's name) when the metric is built as
+    ``FaithfulnessMetric()`` or asked for as ``faithfulness``, else ``context-faithfulness``.
     """
 
     async def evaluate_async(self, case, trace, outcome) -> MetricResult:
@@ -133,10 +135,13 @@ class FaithfulnessMetric(_ClaimMetric):
 
 
 @register("hallucination", family="rag", aliases=("hallucination_rate", "hallucination-rate-metric"),
-          threshold=0.3, direction="lower", model="judge", example="{metric: hallucination, threshold: 0.2}")
+          threshold=0.3, direction="lower", model="judge", catalog_name="hallucination_rate",
+          example="{metric: hallucination, threshold: 0.2}")
 class HallucinationRateMetric(_ClaimMetric):
     """Share of the answer's content not supported by the context: 1 − faithfulness (lower is better;
-    passes when ≤ threshold, default 0.3). Same claims, decisions and evidence as context-faithfulness."""
+    passes when ≤ threshold, default 0.3). Same claims, decisions and evidence as context-faithfulness.
+    Results are named ``hallucination_rate`` (the AgentUnit catalog's name) when the metric is built as
+    ``HallucinationRateMetric()`` or asked for as ``hallucination_rate``, else ``hallucination``."""
 
     async def evaluate_async(self, case, trace, outcome) -> MetricResult:
         claims = await self._answer_claims(case, outcome)
@@ -150,13 +155,19 @@ class HallucinationRateMetric(_ClaimMetric):
           model="judge", example="{metric: context-recall, value: \"Paris is the capital of France.\"}")
 class ContextRecall(_ClaimMetric):
     """Share of the expected answer's sentences attributable to the retrieved context (same per-claim
-    decision and evidence as context-faithfulness, applied to the expected output)."""
+    decision and evidence as context-faithfulness, applied to the expected output). A blank expected
+    answer, or one without a claim, is not measured."""
 
     async def evaluate_async(self, case, trace, outcome) -> MetricResult:
         passages = context_of(case, outcome)
         if not passages:
             return self.not_measured("no context (set it on the case or return it in trusys.context)")
-        claims = await self._claims(str(self.expected(case)), passages)
+        expected = str(self.expected(case))
+        if not expected.strip():
+            return self.not_measured("the expected answer is blank (nothing to find in the context)")
+        claims = await self._claims(expected, passages)
+        if not claims:
+            return self.not_measured("the expected answer has no claims")
         score = sum(c["support"] for c in claims) / len(claims)
         return self.result(score, reason=f"{score:.2f} of the expected answer found in the context",
                            detail={"claims": claims})

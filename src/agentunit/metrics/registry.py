@@ -8,9 +8,10 @@ names and the kebab-case names of the declarative format both resolve; any name 
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,6 +38,9 @@ class MetricInfo:
         summary: one-line description (first docstring line).
         doc: full docstring (the algorithm).
         example: a suite entry showing typical use.
+        catalog_name: the AgentUnit catalog's name for the class when it differs from the canonical
+            name (one of the aliases); results are named by it when the metric is built directly
+            or asked for by that name.
     """
 
     name: str
@@ -52,6 +56,7 @@ class MetricInfo:
     summary: str = ""
     doc: str = ""
     example: str = ""
+    catalog_name: str | None = None
 
 
 class UnknownMetricError(AgentUnitError):
@@ -85,23 +90,33 @@ def register(
     kind: str = "score",
     model: str | None = None,
     example: str = "",
+    catalog_name: str | None = None,
 ) -> Callable[[type], type]:
-    """Class decorator that declares a metric in the registry (see MetricInfo for the arguments)."""
+    """Class decorator that declares a metric in the registry (see MetricInfo for the arguments).
+
+    A class from outside agentunit (a user's metric) is registered after the built-in catalog is
+    loaded, so the catalog never replaces it; it replaces a built-in of the same name or alias.
+    """
     if value not in ("required", "optional", "none"):
         raise ValueError(f"value must be required|optional|none, got {value!r}")
     if direction not in ("higher", "lower"):
         raise ValueError(f"direction must be higher|lower, got {direction!r}")
+    if catalog_name is not None and catalog_name not in aliases:
+        raise ValueError(f"catalog_name {catalog_name!r} must be one of the aliases")
 
     def decorate(cls: type) -> type:
+        builtin = _is_builtin(cls)
+        if not builtin:
+            _load_catalog()
         doc = inspect.cleandoc(cls.__doc__ or "")
         info = MetricInfo(
             name=name, cls=cls, family=family, aliases=tuple(aliases), needs=tuple(needs), value=value,
             threshold=threshold, direction=direction, kind=kind, model=model,
-            summary=doc.split("\n", 1)[0], doc=doc, example=example,
+            summary=doc.split("\n", 1)[0], doc=doc, example=example, catalog_name=catalog_name,
         )
         cls.name = name
         cls.info = info
-        _add(info)
+        _add(info, replace=not builtin)
         return cls
 
     return decorate
@@ -111,25 +126,59 @@ def register_metric(name: str, cls: type, *, family: str = "custom", **kwargs: A
     """Register a user metric class under ``name`` (AgentUnit API).
 
     The class needs ``evaluate(case, trace, outcome) -> MetricResult``; it may subclass ``Metric``
-    or not. Registering again under the same name replaces the earlier class.
+    or not. Registering again under the same name replaces the earlier class; registering a
+    built-in's name or alias replaces the built-in under that name, whether or not the built-in
+    catalog was loaded yet.
     """
     if not callable(getattr(cls, "evaluate", None)):
         raise TypeError(f"{cls!r} has no evaluate(case, trace, outcome) method")
     return register(name, family=family, **kwargs)(cls)
 
 
-def _add(info: MetricInfo) -> None:
+def _is_builtin(cls: type) -> bool:
+    return cls.__module__ == "agentunit" or cls.__module__.startswith("agentunit.")
+
+
+def _add(info: MetricInfo, *, replace: bool = False) -> None:
+    """Enter ``info`` under its names. Re-registering a canonical name replaces that entry and its
+    aliases; with ``replace`` (a user's metric) a name held by another entry is taken from it — the
+    whole entry when it is that entry's canonical name — while two built-ins sharing a name is a bug."""
     old = _CANONICAL.get(normalize(info.name))
-    if old is not None:  # re-registration replaces the old entry and its aliases
-        for key in [k for k, v in _BY_NAME.items() if v is old]:
-            del _BY_NAME[key]
+    if old is not None:
+        _evict(old)
     for key in (info.name, *info.aliases):
         norm = normalize(key)
         clash = _BY_NAME.get(norm)
-        if clash is not None and clash is not old and clash.name != info.name:
-            raise ValueError(f"metric name {key!r} already used by {clash.name!r}")
+        if clash is not None and clash.name != info.name:
+            if not replace:
+                raise ValueError(f"metric name {key!r} already used by {clash.name!r}")
+            if normalize(clash.name) == norm:
+                _evict(clash)
+            else:
+                del _BY_NAME[norm]
         _BY_NAME[norm] = info
     _CANONICAL[normalize(info.name)] = info
+
+
+def _evict(info: MetricInfo) -> None:
+    for key in [k for k, v in _BY_NAME.items() if v is info]:
+        del _BY_NAME[key]
+    if _CANONICAL.get(normalize(info.name)) is info:
+        del _CANONICAL[normalize(info.name)]
+
+
+@contextlib.contextmanager
+def restored() -> Iterator[None]:
+    """Undo, when the block ends, every registration made in it (tests that register metrics)."""
+    _load_catalog()
+    by_name, canonical = dict(_BY_NAME), dict(_CANONICAL)
+    try:
+        yield
+    finally:
+        _BY_NAME.clear()
+        _BY_NAME.update(by_name)
+        _CANONICAL.clear()
+        _CANONICAL.update(canonical)
 
 
 def lookup(name: str) -> tuple[MetricInfo, bool]:

@@ -66,14 +66,22 @@ class ToolCallF1(Metric):
     """F1 between the expected tool names (a list or a comma-separated string) and the names of the
     tools called (envelope ``tool_calls``, else tool calls in the output JSON); unordered sets, so
     order and repeats do not matter. Precision = |called ∩ expected| / |called|, recall =
-    |called ∩ expected| / |expected|. Default threshold 1.0 (exactly the expected set)."""
+    |called ∩ expected| / |expected|. An empty list (``value: []``) means no tool should be called:
+    1 when none was, else 0. Default threshold 1.0 (exactly the expected set)."""
 
     def setup(self) -> None:
-        self._expected = set(as_list(self.value, "tool-call-f1 value")) if self.value is not None else None
+        self._expected = _tool_names(self.value, "tool-call-f1 value") if self.value is not None else None
 
     def evaluate(self, case, trace, outcome) -> MetricResult:
-        expected = self._expected or set(as_list(case.expected_output, "expected_output"))
+        expected = self._expected if self._expected is not None else _tool_names(case.expected_output,
+                                                                                   "expected_output")
         called = {c["name"] for c in collect_tool_calls(outcome.output or "", outcome.tool_calls) if c["name"]}
+        if not expected:
+            ok = not called
+            return self.result(float(ok), detail={"precision": float(ok), "recall": 1.0, "called": sorted(called),
+                                                  "expected": []},
+                               reason="no tool expected and none called" if ok else
+                               f"no tool expected; called [{', '.join(sorted(called))}]")
         hits = len(expected & called)
         precision = hits / len(called) if called else 0.0
         recall = hits / len(expected)
@@ -82,6 +90,11 @@ class ToolCallF1(Metric):
                                        "expected": sorted(expected)},
                            reason=f"F1 {f1:.3f} (precision {precision:.3f}, recall {recall:.3f}); "
                                   f"called [{', '.join(sorted(called)) or 'none'}]")
+
+
+def _tool_names(value: Any, what: str) -> set[str]:
+    """Expected tool names; an explicit empty list is the empty set ("no tool should be called")."""
+    return set() if value == [] else set(as_list(value, what))
 
 
 @register("is-valid-openai-tools-call", family="tools", value="optional", kind="binary", needs=(),
