@@ -1,5 +1,6 @@
 """An offline weather agent served over HTTP whose replies carry `trusys.tool_calls`, `plan` and
-`agent_calls` — the weather-tool example of the published format, for the agentic metrics.
+`agent_calls` — the weather-tool example of the published format, for the agentic metrics. Each call
+carries `seq`, its place in the run, so the order between tool calls and agent calls is observed.
 
 Run it:  python -m examples.weather_agent --port 8766
 Test it: WEATHER_AGENT_PORT=8766 agentunit run examples/weather_agentic.yaml
@@ -24,16 +25,17 @@ def answer(prompt: str) -> dict[str, Any]:
     tool_calls, lines = [], []
     for city in cities:
         lat, lon, report = CITIES[city]
-        tool_calls.append({"name": "geocode", "description": "Coordinates of a city",
+        tool_calls.append({"name": "geocode", "description": "Coordinates of a city", "seq": len(tool_calls),
                            "arguments": {"city": city.title()}, "output": {"lat": lat, "lon": lon}})
         tool_calls.append({"name": "get_weather", "description": "Current weather at coordinates",
-                           "arguments": {"lat": lat, "lon": lon}, "output": report})
+                           "seq": len(tool_calls), "arguments": {"lat": lat, "lon": lon}, "output": report})
         lines.append(f"In {city.title()} it is {report}.")
     if not cities:
         return {"output": "I can only tell the weather for Paris, London or Tokyo.",
                 "trusys": {"query": prompt, "plan": ["find the city", "apologise"], "tool_calls": []}}
     text = " ".join(lines)
-    agent_calls = [{"name": "writer", "description": "Writes the final reply", "input": text, "output": text}]
+    agent_calls = [{"name": "writer", "description": "Writes the final reply", "seq": len(tool_calls),
+                    "input": text, "output": text}]
     return {"output": text, "trusys": {"query": prompt, "plan": plan, "tool_calls": tool_calls,
                                        "agent_calls": agent_calls}}
 

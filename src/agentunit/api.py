@@ -34,7 +34,8 @@ def check(output: Any, spec: Any, **fields: Any) -> MetricResult:
         fields: case and outcome fields: ``query``/``prompt``, ``expected_output``, ``context``,
             ``expected_tools``, ``tools``, ``plan``, ``conversation``, ``role``, ``rules``, ``vars``,
             ``metadata``, ``tool_calls``, ``agent_calls``, ``usage``, ``cost``, ``latency_ms``,
-            ``logprobs``, ``finish_reason``.
+            ``logprobs``, ``finish_reason``. Calls in observed order go in the output's envelope
+            (``{"output": …, "trusys": {"events": [...]}}``).
     """
     unknown = set(fields) - set(_CASE_FIELDS) - set(_OUTCOME_FIELDS)
     if unknown:
@@ -75,6 +76,7 @@ def evaluate(
     db: str | Path = ":memory:",
     name: str = "evaluate",
     judge: dict[str, Any] | Any = None,
+    allow_unmeasured: bool = False,
 ) -> RunResult:
     """Run a suite (a file path, a suite dict or a Suite) or a list of cases, and return the results.
 
@@ -87,6 +89,8 @@ def evaluate(
         db: results database (default in memory; pass a path to keep results and the cache).
         name: suite name when running bare cases.
         judge: a judge config (``{"provider": "openai", ...}``) replacing the suite's, or a JudgeService.
+        allow_unmeasured: cases where no metric gave a verdict do not fail the run (they are still
+            counted as unmeasured, never as passed); also the suite option ``allow_unmeasured``.
     """
     built = _build_suite(suite, cases, metrics, name)
     built.validate()
@@ -97,7 +101,8 @@ def evaluate(
         service = judge
     target_obj = _target(target, built)
     store = Store(db)
-    options = RunOptions(concurrency=concurrency, repeat=repeat, timeout=timeout, cache=cache, filter=filter)
+    options = RunOptions(concurrency=concurrency, repeat=repeat, timeout=timeout, cache=cache, filter=filter,
+                         allow_unmeasured=allow_unmeasured or bool(built.options.get("allow_unmeasured", False)))
     return _run(Engine(built, store, options, target=target_obj, judge=service))
 
 

@@ -75,7 +75,9 @@ def test_recorded_outputs_need_no_target_and_missing_output_errors():
 def test_latency_is_not_measured_for_recorded_outputs():
     result = evaluate(cases=[{"output": "x", "metrics": [{"metric": "latency", "threshold": 10}]}])
     metric = result.cases[0]["metrics"][0]
-    assert metric["value"] is None and metric["status"] == "not_measured" and result.passed
+    assert metric["value"] is None and metric["status"] == "not_measured"
+    # nothing was measured, so the case is not a pass (issue 11): it is unmeasured and fails the run
+    assert result.cases[0]["status"] == "unmeasured" and not result.passed
 
 
 def test_metric_error_is_recorded_and_the_run_goes_on():

@@ -19,7 +19,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from agentunit.core.envelope import EnvelopeError, build_trace, parse_reply
+from agentunit.core.envelope import EnvelopeError, build_trace, ordered_events, parse_reply
 from agentunit.core.outcome import Outcome
 from agentunit.core.scoring import judge_case, pass_at_k, pass_hat_k
 from agentunit.core.trace import TraceLog
@@ -27,12 +27,13 @@ from agentunit.datasets.base import DatasetCase
 from agentunit.errors import AgentUnitError
 from agentunit.judges.service import current_judge, set_current_judge, use_judge
 from agentunit.metrics import metric_from_spec
-from agentunit.metrics.base import begin_run_state, end_run_state, score, score_async
+from agentunit.metrics.base import MetricResult, begin_run_state, end_run_state, score, score_async
 from agentunit.store.sqlite import Store
+from agentunit.store.text import encodable
 from agentunit.suite.model import Suite
 from agentunit.sustainability.meter import ResourceMeter
 from agentunit.targets import make_target
-from agentunit.targets.base import Reply, Target
+from agentunit.targets.base import REDACTED, Reply, Target
 
 DEFAULT_CASE_TIMEOUT_S = 300.0
 _HAS_TIMEOUT_CM = hasattr(asyncio, "timeout")  # Python ≥ 3.11
@@ -49,6 +50,8 @@ class RunOptions:
         cache: reuse cached target replies (``--no-cache`` turns this off).
         resume: run id to continue; its committed cases are skipped.
         filter: regular expression; only cases whose id or prompt matches run.
+        allow_unmeasured: cases where no metric gave a verdict do not fail the run
+            (``--allow-unmeasured``); they are still counted and shown as unmeasured, never as passed.
     """
 
     concurrency: int = 8
@@ -57,6 +60,7 @@ class RunOptions:
     cache: bool = True
     resume: str | None = None
     filter: str | None = None
+    allow_unmeasured: bool = False
 
 
 @dataclass
@@ -73,8 +77,10 @@ class RunResult:
 
     @property
     def passed(self) -> bool:
+        """No case failed or errored, and none was unmeasured unless the run allows it."""
         s = self.summary
-        return s["failed"] == 0 and s["errored"] == 0
+        unmeasured_ok = s.get("unmeasured", 0) == 0 or s.get("allow_unmeasured", False)
+        return s["failed"] == 0 and s["errored"] == 0 and unmeasured_ok
 
     @property
     def exit_code(self) -> int:
@@ -115,10 +121,11 @@ class Engine:
         self.target = target if target is not None else make_target(suite.target, base_dir)
         self.on_progress = on_progress
         self.judge = judge  # a JudgeService to use instead of the suite's (dry runs count calls with one)
-        # The per-case limit spans every attempt; a target's own `timeout` bounds one attempt.
-        self.timeout = self.options.timeout or suite.options.get("timeout")
-        if self.timeout is None and self.target is not None and self.target.kind != "echo":
-            self.timeout = DEFAULT_CASE_TIMEOUT_S
+        # The per-case limit spans the target call (every attempt) and the metrics (judge calls
+        # included); a target's own `timeout` bounds one attempt. The echo target is not bounded:
+        # it cannot hang, and the benchmark's hot path should not pay for a timer.
+        self.timeout = self.options.timeout or suite.options.get("timeout") or DEFAULT_CASE_TIMEOUT_S
+        self._bound_target = self.target is not None and self.target.kind != "echo"
         self.use_cache = self.options.cache and self.target is not None and self.target.cache_enabled
         try:
             self._filter = re.compile(self.options.filter) if self.options.filter else None
@@ -134,8 +141,9 @@ class Engine:
         for seq, case in enumerate(self.suite.iter_cases()):
             if self._filter and not (self._filter.search(case.id) or self._filter.search(case.query or "")):
                 continue
+            stored_id = encodable(str(case.id))  # the store keeps ids made encodable: resume must match them
             for repeat in range(self.options.repeat):
-                if (case.id, repeat) not in skip:
+                if (stored_id, repeat) not in skip:
                     yield seq, case, repeat
 
     @staticmethod
@@ -144,7 +152,7 @@ class Engine:
 
     # -- one case -------------------------------------------------------------------------------
 
-    async def _call_target(self, case: DatasetCase, repeat: int,
+    async def _call_target(self, case: DatasetCase, repeat: int, deadline: float,
                            meter: dict[str, Any] | None = None) -> tuple[Outcome, TraceLog | None]:
         target = self.target
         if case.output is not None:
@@ -161,17 +169,18 @@ class Engine:
             self._in_flight += 1
             start = time.perf_counter()
             try:
-                if self.timeout and _HAS_TIMEOUT_CM:
-                    async with asyncio.timeout(self.timeout):  # no extra task per call, unlike wait_for
-                        reply = await target.send(case, request)
-                elif self.timeout:
-                    reply = await asyncio.wait_for(target.send(case, request), self.timeout)
-                else:
-                    reply = await target.send(case, request)
+                sending = target.send(case, request)
+                reply = await (_within(sending, deadline) if self._bound_target else sending)
             finally:
                 self._in_flight -= 1
                 usage = running.stop() if running is not None else None
-            latency, cached = (time.perf_counter() - start) * 1000.0, False
+            # Time of the attempt that answered, when the target knows it: retry waits are not latency.
+            attempt_ms = getattr(reply, "latency_ms", None)
+            latency = attempt_ms if attempt_ms is not None else (time.perf_counter() - start) * 1000.0
+            cached = False
+            secrets = self._secrets()
+            if secrets:  # a reply echoing a key must not carry it into metrics, judges, the cache or reports
+                reply.body = scrub(reply.body, secrets)
             if key:
                 try:
                     self.store.cache_put(key, reply.to_json(), latency)
@@ -193,7 +202,16 @@ class Engine:
             outcome.cost = reply.cost
         return outcome, reply.extra.get("trace")
 
-    async def _converse(self, case: DatasetCase, repeat: int) -> tuple[DatasetCase, Outcome, TraceLog | None]:
+    def _secrets(self) -> set[str]:
+        """Secret values the target and the judge resolved so far (API keys, ${ENV} headers)."""
+        found = set(self.target.secrets) if self.target is not None else set()
+        judge_secrets = getattr(current_judge(), "secrets", None)
+        if judge_secrets:
+            found |= set(judge_secrets)
+        return found
+
+    async def _converse(self, case: DatasetCase, repeat: int,
+                        deadline: float) -> tuple[DatasetCase, Outcome, TraceLog | None]:
         """Play a conversation of user turns against the target, one call per turn with the history.
 
         Each call sees the turn as its prompt and the transcript so far as the case's ``conversation``
@@ -204,6 +222,7 @@ class Engine:
         history: list[dict[str, Any]] = []
         calls: list[dict[str, Any]] = []
         agent_calls: list[dict[str, Any]] = []
+        events: list[dict[str, Any]] | None = []  # None once a turn's call order is unknown
         latency = 0.0
         cached = True
         outcome = Outcome(output="")
@@ -211,28 +230,31 @@ class Engine:
             content = str(turn.get("content", ""))
             step = dataclasses.replace(case, query=content, conversation=list(history),
                                        vars={**case.vars, "history": list(history)})
-            outcome, _ = await self._call_target(step, repeat)
+            outcome, _ = await self._call_target(step, repeat, deadline)
             history += [{"role": "user", "content": content}, {"role": "assistant", "content": outcome.output or ""}]
             calls += outcome.tool_calls
             agent_calls += outcome.agent_calls
+            turn_events = ordered_events(outcome)
+            events = None if events is None or turn_events is None else events + turn_events
             latency += outcome.latency_ms or 0.0
             cached = cached and outcome.cached
-        outcome.tool_calls, outcome.agent_calls = calls, agent_calls
+        outcome.tool_calls, outcome.agent_calls, outcome.events = calls, agent_calls, events
         outcome.latency_ms, outcome.cached = latency, cached
         return dataclasses.replace(case, conversation=history[:-1]), outcome, None
 
     async def _run_one(self, run_id: str, seq: int, case: DatasetCase, repeat: int) -> None:
         error = None
         trace = None
+        deadline = time.monotonic() + self.timeout
         try:
             metrics = self._metrics_of(case)
         except Exception:
             metrics = None  # reported below, with the case
         try:
             if _scripted_conversation(case):
-                case, outcome, trace = await self._converse(case, repeat)
+                case, outcome, trace = await self._converse(case, repeat, deadline)
             else:
-                outcome, trace = await self._call_target(case, repeat, _meter_options(metrics or []))
+                outcome, trace = await self._call_target(case, repeat, deadline, _meter_options(metrics or []))
         except asyncio.TimeoutError:
             outcome, error = Outcome(output=None, success=False), f"target timed out after {self.timeout:g} s"
         except (AgentUnitError, EnvelopeError) as exc:
@@ -244,27 +266,42 @@ class Engine:
         if error is None and outcome.success is False and outcome.error:
             error = outcome.error
         if error is not None:
-            if self.target is not None:
-                error = self.target.redact(error)
             results: list[Any] = []
             status, passed, case_score = "errored", False, None
         else:
             if trace is None:
                 trace = build_trace(outcome, case.query)
-            results = [await score_async(m, case, trace, outcome) if getattr(m, "evaluate_async", None)
-                       else score(m, case, trace, outcome) for m in metrics]
+            results = [await self._score_within(m, case, trace, outcome, deadline)
+                       if getattr(m, "evaluate_async", None) else score(m, case, trace, outcome) for m in metrics]
             verdict = judge_case(results, metrics, case.threshold)
             status, passed, case_score = verdict.status, verdict.passed, verdict.score
             if verdict.status == "errored":
                 error = verdict.reason
             elif outcome.success is False:  # an AgentUnit adapter reported failure without an error
                 status, passed = "failed", False
+        secrets = self._secrets()
+        if secrets:
+            error = scrub(error, secrets)
+            outcome.output = scrub(outcome.output, secrets)
+            results = [_scrub_result(r, secrets) for r in results]
         self.store.add_case(run_id, seq, case.id, repeat, status=status, passed=passed, score=case_score,
                             prompt=case.query, output=outcome.output, error=error, latency_ms=outcome.latency_ms,
-                            cached=outcome.cached, envelope=_envelope(outcome), metrics=results)
+                            cached=outcome.cached, envelope=scrub(_envelope(outcome), secrets) if secrets
+                            else _envelope(outcome), metrics=results)
         self._done += 1
         if self.on_progress is not None:
             self.on_progress(self._done, None)
+
+    async def _score_within(self, metric: Any, case: DatasetCase, trace: TraceLog, outcome: Outcome,
+                            deadline: float) -> MetricResult:
+        """A model-backed metric, bounded by what is left of the case's time limit."""
+        try:
+            return await _within(score_async(metric, case, trace, outcome), deadline)
+        except asyncio.TimeoutError:
+            return MetricResult(name=getattr(metric, "display_name", None) or getattr(metric, "name", "metric"),
+                                value=None, weight=getattr(metric, "weight", 1.0), label=getattr(metric, "label", None),
+                                error=f"timed out: the case's {self.timeout:g} s limit (target call and metrics, "
+                                      f"judge calls included) ran out")
 
     # -- the run --------------------------------------------------------------------------------
 
@@ -293,13 +330,9 @@ class Engine:
         jobs = self._jobs(skip)
         run_state_token = begin_run_state()
 
-        async def worker() -> None:
-            for seq, case, repeat in jobs:
-                await self._run_one(run_id, seq, case, repeat)
-
         status = "interrupted"
         try:
-            await asyncio.gather(*(worker() for _ in range(max(1, options.concurrency))))
+            await self._drain(run_id, jobs, max(1, options.concurrency))
             status = "completed"
         finally:
             end_run_state(run_state_token)
@@ -308,7 +341,7 @@ class Engine:
             judge = current_judge()
             await judge.aclose()
             store.flush()
-            summary = summarize(store, run_id, options.repeat)
+            summary = summarize(store, run_id, options.repeat, options.allow_unmeasured)
             used = {k: getattr(judge.stats, k) - getattr(judge_before, k) for k in vars(judge_before)}
             if any(used.values()):
                 cost = judge.cost_of({"prompt_tokens": used["prompt_tokens"],
@@ -319,8 +352,32 @@ class Engine:
         return RunResult(run_id=run_id, suite=self.suite.name, started_at=started_at, finished_at=finished_at,
                          status=status, summary=summary, store=store)
 
+    async def _drain(self, run_id: str, jobs: Iterator[tuple[int, DatasetCase, int]], concurrency: int) -> None:
+        """Run every job with at most ``concurrency`` in flight.
 
-def summarize(store: Store, run_id: str, repeat: int = 1) -> dict[str, Any]:
+        Workers pull from one shared job stream and are started one at a time, each when the one
+        before it took a job, so ``-j 1000000000`` on ten cases starts ten workers, not a billion.
+        """
+        workers: list[asyncio.Task[None]] = []
+
+        async def worker() -> None:
+            for seq, case, repeat in jobs:
+                if len(workers) < concurrency:
+                    workers.append(asyncio.ensure_future(worker()))
+                await self._run_one(run_id, seq, case, repeat)
+
+        workers.append(asyncio.ensure_future(worker()))
+        try:
+            index = 0
+            while index < len(workers):  # the list grows while we wait
+                await workers[index]
+                index += 1
+        finally:
+            for task in workers:
+                task.cancel()
+
+
+def summarize(store: Store, run_id: str, repeat: int = 1, allow_unmeasured: bool = False) -> dict[str, Any]:
     """Summary from the store (so a resumed run counts its earlier cases): counts, per metric, repeats."""
     counts = store.status_counts(run_id)
     summary: dict[str, Any] = {
@@ -328,6 +385,8 @@ def summarize(store: Store, run_id: str, repeat: int = 1) -> dict[str, Any]:
         "passed": counts.get("passed", 0),
         "failed": counts.get("failed", 0),
         "errored": counts.get("errored", 0),
+        "unmeasured": counts.get("unmeasured", 0),
+        "allow_unmeasured": allow_unmeasured,
         "metrics": store.metric_counts(run_id),
     }
     labels = store.label_counts(run_id)
@@ -370,14 +429,47 @@ def _scripted_conversation(case: DatasetCase) -> bool:
 
 
 def _envelope(outcome: Outcome) -> dict[str, Any] | None:
-    data = {k: getattr(outcome, k) for k in ("query", "context", "tool_calls", "plan", "agent_calls", "usage",
-                                             "cost", "finish_reason", "resources") if getattr(outcome, k)}
+    data = {k: getattr(outcome, k) for k in ("query", "context", "tool_calls", "plan", "agent_calls", "events",
+                                             "usage", "cost", "finish_reason", "resources") if getattr(outcome, k)}
     return data or None
 
 
 def _public_options(options: RunOptions) -> dict[str, Any]:
     return {"concurrency": options.concurrency, "repeat": options.repeat, "timeout": options.timeout,
-            "cache": options.cache, "filter": options.filter}
+            "cache": options.cache, "filter": options.filter, "allow_unmeasured": options.allow_unmeasured}
+
+
+async def _within(awaitable: Any, deadline: float) -> Any:
+    """Await ``awaitable`` until ``deadline`` (time.monotonic()); raises asyncio.TimeoutError after it."""
+    remaining = deadline - time.monotonic()
+    if remaining <= 0:
+        awaitable.close()
+        raise asyncio.TimeoutError
+    if _HAS_TIMEOUT_CM:
+        async with asyncio.timeout(remaining):  # no extra task per call, unlike wait_for
+            return await awaitable
+    return await asyncio.wait_for(awaitable, remaining)
+
+
+def scrub(value: Any, secrets: set[str]) -> Any:
+    """``value`` with every secret string replaced by ``***``, through dicts and lists (longest first)."""
+    if isinstance(value, str):
+        for secret in sorted(secrets, key=len, reverse=True):
+            if secret in value:
+                value = value.replace(secret, REDACTED)
+        return value
+    if isinstance(value, dict):
+        return {k: scrub(v, secrets) for k, v in value.items()}
+    if isinstance(value, list):
+        return [scrub(v, secrets) for v in value]
+    return value
+
+
+def _scrub_result(result: MetricResult, secrets: set[str]) -> MetricResult:
+    result.reason = scrub(result.reason, secrets)
+    result.error = scrub(result.error, secrets)
+    result.detail = scrub(result.detail, secrets)
+    return result
 
 
 def _file_hash(path: Path | None) -> str | None:

@@ -12,7 +12,7 @@ from agentunit.metrics.base import MetricResult
 
 @dataclass(slots=True)
 class CaseVerdict:
-    status: str  # passed | failed | errored
+    status: str  # passed | failed | errored | unmeasured
     passed: bool
     score: float | None
     reason: str | None
@@ -25,7 +25,9 @@ def judge_case(results: Sequence[MetricResult], metrics: Sequence[Any], threshol
     (weight 0 is informational; not-measured and informational results never count as passes or
     failures). The weighted score is Σ wᵢ·sᵢ / Σ wᵢ where sᵢ is the metric's 0..1 value for score
     metrics and 1/0 for pass/fail otherwise. With a case ``threshold`` the case passes when the
-    score ≥ threshold; without one it passes when every counted metric passed.
+    score ≥ threshold; without one it passes when every counted metric passed. A case where nothing
+    counted (no metrics, or every one not measured or informational) is ``unmeasured``: not a pass,
+    with the reasons of the results that gave no verdict.
     """
     errors = [r for r in results if r.error is not None]
     total_weight = weighted = 0.0
@@ -45,6 +47,8 @@ def judge_case(results: Sequence[MetricResult], metrics: Sequence[Any], threshol
     score = weighted / total_weight if total_weight else None
     if errors:
         return CaseVerdict("errored", False, score, "; ".join(f"{r.name}: {r.error}" for r in errors))
+    if not total_weight:
+        return CaseVerdict("unmeasured", False, None, _unmeasured_reason(results))
     if threshold is not None and score is not None:
         ok = score >= threshold
         reason = None if ok else f"weighted score {score:.3f} < threshold {threshold:g}"
@@ -52,6 +56,18 @@ def judge_case(results: Sequence[MetricResult], metrics: Sequence[Any], threshol
     if failed:
         return CaseVerdict("failed", False, score, "; ".join(f"{r.name}: {r.reason}" for r in failed))
     return CaseVerdict("passed", True, score, None)
+
+
+def _unmeasured_reason(results: Sequence[MetricResult]) -> str:
+    if not results:
+        return "no metric: nothing was checked"
+    parts = []
+    for r in results:
+        if r.passed is None:
+            parts.append(f"{r.name}: {r.reason or ('informational' if r.value is not None else 'not measured')}")
+        else:  # a verdict with weight 0
+            parts.append(f"{r.name}: weight 0 (informational)")
+    return "no metric gave a verdict — " + "; ".join(parts)
 
 
 def pass_at_k(n: int, c: int, k: int) -> float:
