@@ -223,3 +223,56 @@ def test_judge_cost_from_configured_prices(judge, tmp_path):
     unpriced = evaluate({"name": "unpriced", "judge": config, "cases": [
         {"output": "w", "metrics": [{"metric": "llm-rubric", "value": "unpriced rubric"}]}]})
     assert unpriced.summary["judge"]["cost"] is None
+
+
+class _DictStore:
+    """The judge-cache half of the results store, in memory."""
+
+    def __init__(self, rows=None):
+        self.rows = dict(rows or {})
+
+    def judge_cache_get(self, key):
+        return self.rows.get(key)
+
+    def judge_cache_put(self, key, reply_json):
+        self.rows[key] = reply_json
+
+
+def test_the_key_never_reaches_the_cache_and_old_cache_rows_are_redacted(monkeypatch):
+    import asyncio
+
+    from agentunit.judges.service import JudgeService, _reply_to_json
+
+    monkeypatch.setenv("AU_SVC_KEY", "sk-live-0123456789")
+    service = JudgeService({"provider": "openai", "base_url": "http://127.0.0.1:9/v1", "api_key_env": "AU_SVC_KEY"})
+    assert service.secrets == {"sk-live-0123456789"}
+    request = JudgeRequest((("user", "q"),), options=("PASS", "FAIL"))
+    service.store = _DictStore({service.key(request): _reply_to_json(JudgeReply("PASS sk-live-0123456789"))})
+    decision = asyncio.run(service.decide(request))
+    assert decision.text == "PASS ***" and decision.cached
+
+    class Echo:
+        def __init__(self):
+            self.secrets = {"sk-live-0123456789"}
+
+        def describe(self):
+            return {"provider": "echo"}
+
+        async def call(self, request):
+            return JudgeReply("key sk-live-0123456789", usage={})
+
+    service.provider, service.store = Echo(), _DictStore()  # a provider that echoes its key back
+    text, _, _ = asyncio.run(service.generate(JudgeRequest((("user", "other"),), max_tokens=5)))
+    assert text == "key ***" and "sk-live" not in json.dumps(service.store.rows)
+
+
+def test_judge_timeout_config():
+    from agentunit.errors import AgentUnitError
+    from agentunit.judges.service import JudgeService
+
+    assert JudgeService({"provider": "local"}).timeout is None  # the embedded judge: no deadline unless set
+    assert JudgeService({"provider": "openai"}).timeout == 120.0
+    assert JudgeService({"provider": "anthropic", "timeout": 5}).timeout == 5.0
+    for bad in (0, -1, float("nan"), float("inf"), "10", True):
+        with pytest.raises(AgentUnitError, match="judge timeout must be a number of seconds > 0"):
+            JudgeService({"provider": "openai", "timeout": bad})

@@ -8,6 +8,7 @@ from agentunit.datasets.base import DatasetCase
 from agentunit.errors import TargetError
 from agentunit.targets import make_target
 from agentunit.targets._http import backoff_delay, extract_path, parse_retry_after
+from agentunit.targets.base import Reply
 
 
 def test_parse_retry_after_seconds_dates_and_garbage():
@@ -18,6 +19,23 @@ def test_parse_retry_after_seconds_dates_and_garbage():
     assert 8.0 <= parse_retry_after(date) <= 10.5
     assert parse_retry_after(email.utils.formatdate(time.time() - 100, usegmt=True)) == 0.0
     assert parse_retry_after("soon") is None and parse_retry_after(None) is None
+
+
+@pytest.mark.parametrize("value", ["nan", "NaN", "inf", "-inf", "Infinity", "-1", "1e3", "1_0", "0x10", " ", "3 s"])
+def test_parse_retry_after_rejects_non_numbers_and_negatives(value):
+    assert parse_retry_after(value) is None  # the caller's own backoff applies
+
+
+def test_parse_retry_after_clamps_huge_values_and_dates():
+    assert parse_retry_after("9" * 30) == parse_retry_after("9" * 400) == 120.0
+    assert parse_retry_after("Fri, 31 Dec 9999 23:59:59 GMT") == 120.0
+    assert parse_retry_after("Mon, 01 Jan 0001 00:00:00 GMT") in (0.0, None)
+
+
+def test_reply_latency_round_trips_through_the_cache_form():
+    reply = Reply(body="x", latency_ms=12.5)
+    assert Reply.from_json(reply.to_json()).latency_ms == 12.5
+    assert Reply.from_json('{"body": "old cache row"}').latency_ms is None
 
 
 def test_backoff_is_exponential_with_jitter_unless_retry_after():
@@ -87,3 +105,14 @@ def test_send_errors_are_target_errors(agent_server):
     refused = make_target({"type": "http", "url": "http://127.0.0.1:9/", "retries": 0})
     with pytest.raises(TargetError, match="after 1 attempts"):
         asyncio.run(_call(refused, _case("x")))
+
+
+def test_limit_options_are_checked_when_the_target_is_built():
+    from agentunit.errors import AgentUnitError
+
+    with pytest.raises(AgentUnitError, match="http target: retry_on_timeout must be true or false, got 'false'"):
+        make_target({"type": "http", "url": "http://h/", "retry_on_timeout": "false"})
+    with pytest.raises(AgentUnitError, match="openai target: max_response_bytes must be a whole number"):
+        make_target({"type": "openai", "model": "m", "max_response_bytes": 0})
+    with pytest.raises(AgentUnitError, match="command target: max_response_bytes"):
+        make_target({"type": "command", "argv": ["true"], "max_response_bytes": "1MB"})

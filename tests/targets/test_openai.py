@@ -23,7 +23,8 @@ def chat_server():
 
         def do_POST(self):
             body = json.loads(self.rfile.read(int(self.headers["content-length"])))
-            seen.append({"path": self.path, "auth": self.headers.get("authorization"), "body": body})
+            seen.append({"path": self.path, "auth": self.headers.get("authorization"), "body": body,
+                         "org": self.headers.get("x-org")})
             question = body["messages"][-1]["content"]
             if question == "garbage":
                 payload = b'{"nope": true}'
@@ -92,3 +93,22 @@ def test_openai_suite_end_to_end_with_cache(chat_server, tmp_path):
     second = evaluate(suite, db=tmp_path / "r.db")
     assert first.passed and second.passed and len(seen) == 1  # the second run was served from the cache
     assert first.cases[0]["metrics"][1]["value"] == 15 and second.cases[0]["envelope"]["usage"]["total_tokens"] == 15
+
+
+def test_header_env_references_are_resolved_and_redacted_from_errors(chat_server, monkeypatch):
+    base_url, seen = chat_server
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.setenv("AU_ORG", "org-secret-42")
+    target = make_target({"type": "openai", "base_url": base_url, "model": "m", "headers": {"X-Org": "${AU_ORG}"}})
+    case = DatasetCase(id="c", query="hello")
+
+    async def go():
+        try:
+            return await target.send(case, target.request(case))
+        finally:
+            await target.aclose()
+
+    asyncio.run(go())
+    assert seen[-1]["org"] == "org-secret-42"
+    assert target.describe()["headers"] == {"X-Org": "${AU_ORG}"} and "org-secret-42" in target.secrets
+    assert target.redact("echo org-secret-42") == "echo ***"

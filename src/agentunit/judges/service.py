@@ -4,20 +4,28 @@ Every call is keyed by sha256 over the provider description and the full request
 the cache when it has been made before (in memory, and in the results database when a run binds
 one), so a rerun makes zero judge calls. Output that matches no option is retried once with a
 stricter instruction, then raised as JudgeOutputError — recorded as the metric's error, never a pass.
+
+Bounds: ``timeout`` is one deadline for a whole call, transport retries included (HTTP judges
+default to 120 s; the local judge has none unless configured), and a call that ran out of it is not
+retried. The provider's secrets (API keys) are removed from every reply text and error the service
+returns or raises, before anything is cached.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextvars
+import dataclasses
 import hashlib
 import json
+import math
 from dataclasses import dataclass
 from typing import Any
 
-from agentunit.errors import AgentUnitError
+from agentunit.errors import AgentUnitError, TargetError
 from agentunit.judges.base import Decision, JudgeOutputError, JudgeReply, JudgeRequest, read_decision
-from agentunit.judges.providers import PROVIDERS
+from agentunit.judges.providers import DEFAULT_HTTP_TIMEOUT_S, PROVIDERS
+from agentunit.targets._secrets import redact_text
 
 STRICT_SUFFIX = "\n\nReply with exactly one of: {options}. No other words."
 
@@ -37,11 +45,12 @@ class JudgeService:
     def __init__(self, config: dict[str, Any] | None = None):
         config = dict(config or {"provider": "local"})
         provider = config.get("provider", "local")
-        if provider not in PROVIDERS:
+        if not isinstance(provider, str) or provider not in PROVIDERS:
             raise AgentUnitError(f"unknown judge provider {provider!r}; use one of {', '.join(PROVIDERS)}")
+        self._concurrency = _concurrency(config.get("concurrency", 1 if provider == "local" else 8))
+        self.timeout = _timeout(config.get("timeout", None if provider == "local" else DEFAULT_HTTP_TIMEOUT_S))
         self.provider = PROVIDERS[provider](config)
         self.config = config
-        self._concurrency = int(config.get("concurrency", 1 if provider == "local" else 8))
         self._semaphores: dict[int, asyncio.Semaphore] = {}
         self._memory: dict[str, JudgeReply] = {}
         self.store: Any = None
@@ -51,7 +60,7 @@ class JudgeService:
         material = json.dumps({"judge": self.provider.describe(), "messages": request.messages,
                                "options": request.options, "max_tokens": request.max_tokens,
                                "schema": request.json_schema}, sort_keys=True, ensure_ascii=False)
-        return hashlib.sha256(material.encode()).hexdigest()
+        return hashlib.sha256(material.encode("utf-8", "surrogatepass")).hexdigest()
 
     async def reply(self, request: JudgeRequest) -> tuple[JudgeReply, bool]:
         """The provider's reply, from the cache when possible; returns (reply, cached)."""
@@ -60,13 +69,13 @@ class JudgeService:
         if cached is None and self.store is not None:
             row = self.store.judge_cache_get(key)
             if row is not None:
-                cached = _reply_from_json(row)
+                cached = self._redacted(_reply_from_json(row))
                 self._memory[key] = cached
         if cached is not None:
             self.stats.cache_hits += 1
             return cached, True
         async with self._semaphore():
-            reply = await self.provider.call(request)
+            reply = self._redacted(await self._call(request))
         self.stats.calls += 1
         self.stats.prompt_tokens += reply.usage.get("prompt_tokens", 0)
         self.stats.completion_tokens += reply.usage.get("completion_tokens", 0)
@@ -74,6 +83,38 @@ class JudgeService:
         if self.store is not None:
             self.store.judge_cache_put(key, _reply_to_json(reply))
         return reply, False
+
+    @property
+    def secrets(self) -> set[str]:
+        """The secret values the provider sends (API keys): never in a reply text or error of this service."""
+        return set(getattr(self.provider, "secrets", ()))
+
+    def redact(self, text: str) -> str:
+        """``text`` with every secret of the provider replaced by ``***``."""
+        return redact_text(text, self.secrets)
+
+    def _redacted(self, reply: JudgeReply) -> JudgeReply:
+        text = self.redact(reply.text)
+        return reply if text == reply.text else dataclasses.replace(reply, text=text)
+
+    async def _call(self, request: JudgeRequest) -> JudgeReply:
+        """One provider call within ``timeout`` (one deadline over its retries); errors are redacted."""
+        try:
+            if self.timeout is None:
+                return await self.provider.call(request)
+            return await asyncio.wait_for(self.provider.call(request), self.timeout)
+        except asyncio.TimeoutError:
+            raise AgentUnitError(f"judge call timed out after {self.timeout:g} s (the judge's timeout, "
+                                 "retries included; not retried)") from None
+        except TargetError as exc:  # the judge's transport failed, not the system under test
+            raise AgentUnitError(self.redact(f"judge call failed: {exc}")) from None
+        except AgentUnitError as exc:
+            text = self.redact(str(exc))
+            if text == str(exc):
+                raise
+            raise AgentUnitError(text) from None
+        except Exception as exc:  # a provider bug or an unexpected reply: an error, without the key
+            raise AgentUnitError(self.redact(f"judge error: {type(exc).__name__}: {exc}")) from None
 
     def _semaphore(self) -> asyncio.Semaphore:
         loop = id(asyncio.get_running_loop())  # asyncio primitives belong to one event loop
@@ -112,6 +153,20 @@ class JudgeService:
 
     async def aclose(self) -> None:
         await self.provider.aclose()
+
+
+def _concurrency(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise AgentUnitError(f"judge concurrency must be a whole number ≥ 1, got {value!r}")
+    return value
+
+
+def _timeout(value: Any) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
+        raise AgentUnitError(f"judge timeout must be a number of seconds > 0, got {value!r}")
+    return float(value)
 
 
 def _stricter(request: JudgeRequest) -> JudgeRequest:

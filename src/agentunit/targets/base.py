@@ -14,14 +14,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agentunit.datasets.base import DatasetCase
+from agentunit.targets._secrets import REDACTED, redact_text
 
 SECRET_HEADER = re.compile(r"auth|key|token|secret|password|cookie|session", re.IGNORECASE)
-REDACTED = "***"
 
 
 @dataclass(slots=True)
 class Reply:
-    """A target's raw reply plus transport-level facts (usage, logprobs, finish reason, cost)."""
+    """A target's raw reply plus transport-level facts (usage, logprobs, finish reason, cost).
+
+    ``latency_ms`` is the duration of the attempt that produced the reply (retry waits and failed
+    attempts excluded), when the target measures it (http, openai); None otherwise.
+    """
 
     body: Any
     usage: dict[str, Any] | None = None
@@ -29,17 +33,19 @@ class Reply:
     finish_reason: str | None = None
     cost: float | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    latency_ms: float | None = None
 
     def to_json(self) -> str:
         return json.dumps({"body": self.body, "usage": self.usage, "logprobs": self.logprobs,
-                           "finish_reason": self.finish_reason, "cost": self.cost, "extra": self.extra},
-                          ensure_ascii=False)
+                           "finish_reason": self.finish_reason, "cost": self.cost, "extra": self.extra,
+                           "latency_ms": self.latency_ms}, ensure_ascii=False)
 
     @classmethod
     def from_json(cls, text: str) -> Reply:
         data = json.loads(text)
         return cls(body=data["body"], usage=data.get("usage"), logprobs=data.get("logprobs"),
-                   finish_reason=data.get("finish_reason"), cost=data.get("cost"), extra=data.get("extra") or {})
+                   finish_reason=data.get("finish_reason"), cost=data.get("cost"), extra=data.get("extra") or {},
+                   latency_ms=data.get("latency_ms"))
 
 
 class Target:
@@ -65,17 +71,15 @@ class Target:
         if repeat:
             material["repeat"] = repeat
         blob = json.dumps(material, sort_keys=True, default=str, ensure_ascii=False)
-        return hashlib.sha256(blob.encode()).hexdigest()
+        return hashlib.sha256(blob.encode("utf-8", "surrogatepass")).hexdigest()
 
     def describe(self) -> dict[str, Any]:
         """The target's config with secrets redacted — what may be stored in the results DB."""
         return redact_headers({k: v for k, v in self.spec.items() if not callable(v)})
 
     def redact(self, text: str) -> str:
-        """Remove every secret value this target interpolated from ``text``."""
-        for secret in self.secrets:
-            text = text.replace(secret, REDACTED)
-        return text
+        """Remove every secret value this target interpolated from ``text`` (longest first)."""
+        return redact_text(text, self.secrets)
 
     async def aclose(self) -> None:
         """Release connections and processes."""

@@ -5,24 +5,30 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from agentunit.core.templating import interpolate_env, render, render_value
+from agentunit.core.templating import render_value
 from agentunit.datasets.base import DatasetCase
 from agentunit.errors import TargetError
-from agentunit.targets._http import extract_path, new_session, send_with_retries
+from agentunit.targets._http import extract_path, new_session, retry_on_timeout, send_with_retries
+from agentunit.targets._limits import ReplyJSONError, max_response_bytes, parse_json_reply
+from agentunit.targets._secrets import clip, render_with_env_refs, resolve_env_refs
 from agentunit.targets.base import Reply, Target, template_variables
 
 DEFAULT_BODY = {"prompt": "{{ prompt }}"}
 
 
 class HttpTarget(Target):
-    """``{type: http, url, method, headers, body, output_path, timeout, retries, backoff}``.
+    """``{type: http, url, method, headers, body, output_path, timeout, retries, backoff, retry_on_timeout,
+    max_response_bytes}``.
 
     ``url``, ``headers`` and ``body`` are Jinja2 templates over ``prompt``, ``id`` and the case vars
-    (a dict/list body keeps its JSON structure; each string in it is rendered). Header values may use
-    ``${ENV}``; the resolved values are never stored. The reply is parsed as JSON when it is JSON;
-    ``output_path`` (``choices.0.message.content``, ``$.data[0].text``) selects the answer; a
-    ``trusys`` object at the top level of the reply carries the evaluation metadata.
-    Defaults: POST, body ``{"prompt": "{{ prompt }}"}``, timeout 30 s, 3 retries, backoff 0.5 s.
+    (a dict/list body keeps its JSON structure; each string in it is rendered). ``url`` and header
+    values may use ``${ENV}`` in the suite's own text; case data inserted into them stays literal
+    (agentunit.targets._secrets), and the resolved values are never stored. The reply is read up to
+    ``max_response_bytes`` decoded bytes and parsed as JSON when it is JSON (bounded depth and
+    numbers); ``output_path`` (``choices.0.message.content``, ``$.data[0].text``) selects the answer; a
+    ``trusys`` object at the top level of the reply carries the evaluation metadata. A timed-out
+    attempt is retried only with ``retry_on_timeout: true``.
+    Defaults: POST, body ``{"prompt": "{{ prompt }}"}``, timeout 30 s, 3 retries, backoff 0.5 s, 10 MiB.
     """
 
     kind = "http"
@@ -35,38 +41,48 @@ class HttpTarget(Target):
         self.retries = int(spec.get("retries", 3))
         self.backoff = float(spec.get("backoff", 0.5))
         self.output_path = spec.get("output_path")
+        self.retry_on_timeout = retry_on_timeout(spec, "http target")
+        self.max_response_bytes = max_response_bytes(spec, "http target")
         self._client: Any = None
 
     def request(self, case: DatasetCase) -> dict[str, Any]:
+        """The request with case data rendered in and the suite's ``${ENV}`` left as placeholders
+        (in ``url`` and headers every other ``$`` is written ``$$``; see agentunit.targets._secrets)."""
         variables = template_variables(case)
         body = self.spec.get("body", DEFAULT_BODY if self.method not in ("GET", "HEAD") else None)
         return {
             "method": self.method,
-            "url": render(str(self.spec["url"]), variables),
-            "headers": {str(k): render(str(v), variables) for k, v in (self.spec.get("headers") or {}).items()},
+            "url": render_with_env_refs(str(self.spec["url"]), variables),
+            "headers": {str(k): render_with_env_refs(str(v), variables)
+                        for k, v in (self.spec.get("headers") or {}).items()},
             "body": render_value(body, variables),
         }
 
     async def send(self, case: DatasetCase, request: dict[str, Any]) -> Reply:
         if self._client is None:
             self._client = new_session()
-        headers = {k: interpolate_env(v, self.secrets) for k, v in request["headers"].items()}
-        url = interpolate_env(request["url"], self.secrets)
+        headers = {k: resolve_env_refs(v, self.secrets) for k, v in request["headers"].items()}
+        url = resolve_env_refs(request["url"], self.secrets)
         response = await send_with_retries(self._client, request["method"], url, headers=headers,
                                            body=request["body"], timeout=self.timeout, retries=self.retries,
-                                           backoff=self.backoff)
-        return Reply(body=self._answer(response.text, response.headers.get("content-type", "")))
+                                           backoff=self.backoff, max_bytes=self.max_response_bytes,
+                                           retry_timeouts=self.retry_on_timeout, redact=self.redact)
+        return Reply(body=self._answer(response.text, response.headers.get("content-type", "")),
+                     latency_ms=response.elapsed_ms)
 
     def _answer(self, text: str, content_type: str) -> Any:
         looks_json = "json" in content_type or text.lstrip()[:1] in ("{", "[")
         if not looks_json:
             if self.output_path:
-                raise TargetError(f"reply is not JSON, cannot read output_path {self.output_path!r}: {text[:120]!r}")
+                raise TargetError(f"reply is not JSON, cannot read output_path {self.output_path!r}: "
+                                  f"{clip(self.redact(text), 120)!r}")
             return text
         try:
-            data = json.loads(text)
+            data = parse_json_reply(text)
+        except ReplyJSONError as exc:
+            raise TargetError(f"reply rejected: {exc}") from None
         except ValueError as exc:
-            raise TargetError(f"malformed JSON reply: {exc}: {text[:120]!r}") from exc
+            raise TargetError(f"malformed JSON reply: {exc}: {clip(self.redact(text), 120)!r}") from None
         if not self.output_path:
             return data
         try:

@@ -6,10 +6,12 @@ import math
 import os
 from typing import Any
 
-from agentunit.core.templating import render
+from agentunit.core.templating import interpolate_env, render
 from agentunit.datasets.base import DatasetCase
 from agentunit.errors import AgentUnitError, TargetError
-from agentunit.targets._http import new_session, send_with_retries
+from agentunit.targets._http import new_session, retry_on_timeout, send_with_retries
+from agentunit.targets._limits import max_response_bytes
+from agentunit.targets._secrets import clip
 from agentunit.targets.base import Reply, Target, template_variables
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
@@ -17,12 +19,14 @@ DEFAULT_KEY_ENV = "OPENAI_API_KEY"
 
 
 class OpenAITarget(Target):
-    """``{type: openai, base_url, model, api_key_env, system, temperature, max_tokens, logprobs}``.
+    """``{type: openai, base_url, model, api_key_env, system, temperature, max_tokens, logprobs, headers,
+    retry_on_timeout, max_response_bytes}``.
 
     Sends ``POST {base_url}/chat/completions`` with the system message (a template) and the prompt
     as the user message; temperature defaults to 0. Records the answer, ``usage``, ``finish_reason``,
     token ``logprobs`` (when ``logprobs: true``) and any ``tool_calls`` of the message. The API key is
-    read from the ``api_key_env`` variable (default OPENAI_API_KEY; local servers may need none).
+    read from the ``api_key_env`` variable (default OPENAI_API_KEY; local servers may need none);
+    ``headers`` values may use ``${ENV}``. Replies are bounded as for the http target.
     """
 
     kind = "openai"
@@ -34,6 +38,8 @@ class OpenAITarget(Target):
         self.timeout = float(spec.get("timeout", 60))
         self.retries = int(spec.get("retries", 3))
         self.backoff = float(spec.get("backoff", 1.0))
+        self.retry_on_timeout = retry_on_timeout(spec, "openai target")
+        self.max_response_bytes = max_response_bytes(spec, "openai target")
         self._client: Any = None
 
     def request(self, case: DatasetCase) -> dict[str, Any]:
@@ -56,7 +62,7 @@ class OpenAITarget(Target):
         return {"url": f"{self.base_url}/chat/completions", "body": body}
 
     def _headers(self) -> dict[str, str]:
-        headers = dict(self.spec.get("headers") or {})
+        headers = {str(k): interpolate_env(str(v), self.secrets) for k, v in (self.spec.get("headers") or {}).items()}
         env = self.spec.get("api_key_env", DEFAULT_KEY_ENV)
         key = os.environ.get(env)
         if key:
@@ -71,19 +77,22 @@ class OpenAITarget(Target):
             self._client = new_session()
         response = await send_with_retries(self._client, "POST", request["url"], headers=self._headers(),
                                            body=request["body"], timeout=self.timeout, retries=self.retries,
-                                           backoff=self.backoff)
+                                           backoff=self.backoff, max_bytes=self.max_response_bytes,
+                                           retry_timeouts=self.retry_on_timeout, redact=self.redact)
         try:
             data = response.json()
             choice = data["choices"][0]
             message = choice["message"]
-        except (ValueError, KeyError, IndexError, TypeError) as exc:
-            raise TargetError(f"not a chat completion reply ({exc!r}): {response.text[:200]!r}") from None
-        content = message.get("content") or ""
+            content = message.get("content") or ""
+        except (ValueError, KeyError, IndexError, TypeError, AttributeError) as exc:
+            raise TargetError(f"not a chat completion reply ({exc!r}): {clip(self.redact(response.text), 200)!r}") \
+                from None
         body: Any = content
         if message.get("tool_calls"):
             body = {"output": content, "trusys": {"tool_calls": message["tool_calls"]}}
-        return Reply(body=body, usage=data.get("usage"), logprobs=_token_logprobs(choice),
-                     finish_reason=choice.get("finish_reason"))
+        usage = data.get("usage")
+        return Reply(body=body, usage=usage if isinstance(usage, dict) else None, logprobs=_token_logprobs(choice),
+                     finish_reason=choice.get("finish_reason"), latency_ms=response.elapsed_ms)
 
     async def aclose(self) -> None:
         if self._client is not None:
@@ -92,7 +101,8 @@ class OpenAITarget(Target):
 
 
 def _token_logprobs(choice: dict[str, Any]) -> list[float] | None:
-    content = (choice.get("logprobs") or {}).get("content")
+    logprobs = choice.get("logprobs")
+    content = logprobs.get("content") if isinstance(logprobs, dict) else None
     if not isinstance(content, list):
         return None
     values = [t.get("logprob") for t in content if isinstance(t, dict)]

@@ -1,0 +1,74 @@
+"""Secrets in requests: ``${ENV}`` resolved only where the suite wrote it, and redaction of resolved values.
+
+A target field like ``url: "https://h/{{ q }}?key=${API_KEY}"`` mixes three kinds of text: the suite's
+own literal text, the suite's ``${NAME}`` references, and case data inserted by ``{{ }}``. Only the
+second may read the environment — a dataset row holding ``${AWS_SECRET_ACCESS_KEY}`` is text.
+
+The request form (``render_with_env_refs``) keeps that distinction in a plain string: the suite's
+references stay ``${NAME}`` and every other ``$`` is written ``$$``. ``resolve_env_refs`` reverses it
+at send time, so the form is secret-free, stable for the cache key, and unambiguous.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets as _random
+from collections.abc import Iterable
+from typing import Any
+
+from agentunit.core.templating import interpolate_env, render
+from agentunit.errors import AgentUnitError
+
+REDACTED = "***"
+_ENV_REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+# Stands in for a ``${NAME}`` while the template is rendered. Random per process, so case data cannot
+# forge it; lowercase letters and digits only, so Jinja passes it through as plain text.
+_MARK = "agentunitenv" + _random.token_hex(8)
+_MARKED = re.compile(_MARK + r"x(\d+)x")
+
+
+def render_with_env_refs(template: str, variables: dict[str, Any]) -> str:
+    """Render ``template`` over the case ``variables`` into the request form (see the module docstring).
+
+    Algorithm: replace each ``${NAME}`` of the template by a per-process random marker, render, double
+    every ``$`` of the result (all of it is literal text now: the suite's or the case's), then turn
+    the markers back into ``${NAME}``.
+    """
+    names: list[str] = []
+
+    def mark(match: re.Match[str]) -> str:
+        names.append(match.group(1))
+        return f"{_MARK}x{len(names) - 1}x"
+
+    rendered = render(_ENV_REF.sub(mark, template), variables).replace("$", "$$")
+    if not names:
+        return rendered
+    out = _MARKED.sub(lambda m: "${" + names[int(m.group(1))] + "}", rendered)
+    if _MARK in out.lower():
+        raise AgentUnitError(f"a ${{NAME}} reference can only be used in the text of a template, not inside "
+                             f"a {{{{ }}}} expression: {template[:80]!r}")
+    return out
+
+
+def resolve_env_refs(text: str, secrets: set[str] | None = None) -> str:
+    """Resolve a request-form string: ``$$`` → ``$``, ``${NAME}`` → the environment variable's value.
+
+    Splitting on ``$$`` leaves pieces whose every ``$`` starts a suite reference, resolved by
+    ``interpolate_env`` (which adds each value to ``secrets`` and names an unset variable).
+    """
+    return "$".join(interpolate_env(part, secrets) for part in text.split("$$"))
+
+
+def redact_text(text: str, secrets: Iterable[str]) -> str:
+    """``text`` with every occurrence of each secret replaced by ``***`` (longest secret first, so a
+    secret containing another is removed whole)."""
+    for secret in sorted((s for s in secrets if s), key=len, reverse=True):
+        if secret in text:
+            text = text.replace(secret, REDACTED)
+    return text
+
+
+def clip(text: str, limit: int) -> str:
+    """The first ``limit`` characters of ``text``, marked when cut. Redact before clipping: a secret
+    cut in two would no longer match."""
+    return text if len(text) <= limit else text[:limit] + "…"
