@@ -263,3 +263,48 @@ def test_progress_bar_is_drawn_on_a_terminal_only(tmp_path):
 def test_bad_filter_regex_exits_2(tmp_path):
     proc = run_cli("run", "examples/trusys_example.yaml", "--filter", "([", "--db", str(tmp_path / "r.db"))
     assert proc.returncode == 2 and "not a valid regular expression" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def _invoke(*args: str):
+    from click.testing import CliRunner
+
+    from agentunit.cli import app
+
+    return CliRunner().invoke(app, list(args))
+
+
+def test_allow_unmeasured_comes_from_the_flag_or_the_suite_option(tmp_path):
+    cases = "cases:\n  - {id: plain, prompt: hi, metrics: [tool_success]}\n"  # no tool calls: not measured
+    strict = tmp_path / "strict.yaml"
+    strict.write_text("target: {type: echo}\n" + cases)
+    lenient = tmp_path / "lenient.yaml"
+    lenient.write_text("target: {type: echo}\noptions: {allow_unmeasured: true}\n" + cases)
+    db = str(tmp_path / "r.db")
+    assert _invoke("run", str(strict), "--db", db, "-q").exit_code == 1
+    assert _invoke("run", str(strict), "--db", db, "-q", "--allow-unmeasured").exit_code == 0
+    assert _invoke("run", str(lenient), "--db", db, "-q").exit_code == 0
+
+
+def test_an_unexpected_failure_while_loading_is_one_line_and_exit_2(tmp_path, monkeypatch):
+    from agentunit.suite.model import Suite
+
+    def broken(self, **kwargs):
+        raise RuntimeError("boom\x1b[2J")
+
+    monkeypatch.setattr(Suite, "validate", broken)
+    suite = tmp_path / "s.yaml"
+    suite.write_text("target: {type: echo}\ncases: [{prompt: hi}]\n")
+    result = _invoke("run", str(suite), "--db", str(tmp_path / "r.db"))
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert result.stderr == f"error: {suite}: cannot load the suite: RuntimeError: boom\\x1b[2J\n"
+
+
+def test_a_results_database_that_cannot_be_opened_is_a_usage_error(tmp_path):
+    suite = tmp_path / "s.yaml"
+    suite.write_text("target: {type: echo}\ncases: [{prompt: hi, metrics: [{metric: equals, value: hi}]}]\n")
+    result = _invoke("run", str(suite), "--db", str(tmp_path / "missing-dir" / "x" / "r.db"))
+    (tmp_path / "file").write_text("")
+    blocked = _invoke("run", str(suite), "--db", str(tmp_path / "file" / "r.db"))
+    assert result.exit_code == 0  # missing folders are created
+    assert blocked.exit_code == 2 and "Traceback" not in blocked.output
+    assert blocked.stderr.startswith(f"error: cannot open the results database {tmp_path / 'file' / 'r.db'}:")

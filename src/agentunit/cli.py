@@ -25,16 +25,37 @@ def app() -> None:
 
 
 def _fail_usage(message: str) -> click.exceptions.Exit:
-    sys.stderr.write(f"error: {message}\n")
+    from agentunit.suite.problems import printable
+
+    sys.stderr.write(f"error: {printable(message)}\n")
     return click.exceptions.Exit(EXIT_USAGE)
+
+
+class _Seconds(click.ParamType):
+    """A finite number of seconds > 0 (click's FloatRange lets ``nan`` and ``inf`` through)."""
+
+    name = "seconds"
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> float:
+        import math
+
+        try:
+            seconds = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        if not math.isfinite(seconds) or seconds <= 0:
+            self.fail(f"{value!r} is not a finite number of seconds > 0", param, ctx)
+        return seconds
+
+
+_COUNT = click.IntRange(min=1, max=2**63 - 1)  # stored as SQLite integers
 
 
 @app.command()
 @click.argument("suite", required=False, type=click.Path(dir_okay=False, path_type=Path))
-@click.option("-j", "--jobs", "--concurrency", "jobs", type=click.IntRange(min=1), default=None,
+@click.option("-j", "--jobs", "--concurrency", "jobs", type=_COUNT, default=None,
               help="Cases in flight at once (default 8).")
-@click.option("--repeat", type=click.IntRange(min=1), default=None,
-              help="Attempts per case; reports pass@k and pass^k.")
+@click.option("--repeat", type=_COUNT, default=None, help="Attempts per case; reports pass@k and pass^k.")
 @click.option("--no-cache", is_flag=True, help="Do not reuse cached target replies.")
 @click.option("--resume", metavar="RUN_ID", help="Continue a run, skipping its committed cases.")
 @click.option("--db", type=click.Path(dir_okay=False, path_type=Path), default=Path(".agentunit/agentunit.db"),
@@ -44,12 +65,14 @@ def _fail_usage(message: str) -> click.exceptions.Exit:
 @click.option("--markdown", type=click.Path(dir_okay=False, path_type=Path), help="Write a Markdown report.")
 @click.option("--html", type=click.Path(dir_okay=False, path_type=Path), help="Write a self-contained HTML report.")
 @click.option("--filter", "filter_", metavar="REGEX", help="Run only cases whose id or prompt matches.")
-@click.option("--timeout", type=click.FloatRange(min=0.001), help="Seconds per target call (retries included).")
+@click.option("--timeout", type=_Seconds(), help="Seconds per case: the target call (retries included) and metrics.")
+@click.option("--allow-unmeasured", is_flag=True,
+              help="Cases no metric could measure do not fail the run (they are still counted as unmeasured).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary.")
 @click.option("--dry-run", is_flag=True, help="Count the target and judge calls (and tokens) a run would make.")
 def run(suite: Path | None, jobs: int | None, repeat: int | None, no_cache: bool, resume: str | None, db: Path,
         output: Path | None, junit: Path | None, markdown: Path | None, html: Path | None,
-        filter_: str | None, timeout: float | None, quiet: bool, dry_run: bool) -> None:
+        filter_: str | None, timeout: float | None, allow_unmeasured: bool, quiet: bool, dry_run: bool) -> None:
     """Run SUITE against its target, store the results, write reports; exit 0/1/2."""
     from agentunit.core.engine import Engine, RunOptions
     from agentunit.store.sqlite import Store
@@ -57,7 +80,10 @@ def run(suite: Path | None, jobs: int | None, repeat: int | None, no_cache: bool
 
     if dry_run and resume:
         raise _fail_usage("--dry-run and --resume cannot be combined")
-    store = None if dry_run else Store(db)  # a dry run only reads the database's caches
+    try:
+        store = None if dry_run else Store(db)  # a dry run only reads the database's caches
+    except Exception as exc:  # sqlite3 and file-system errors: a bad --db is a usage problem
+        raise _fail_usage(f"cannot open the results database {db}: {type(exc).__name__}: {exc}") from None
     if resume:
         previous = store.get_run(resume)
         if previous is None:
@@ -69,25 +95,32 @@ def run(suite: Path | None, jobs: int | None, repeat: int | None, no_cache: bool
         raise _fail_usage("missing SUITE (a .yaml or .json suite file)")
     try:
         loaded = load_suite(suite)
-        total = loaded.validate()
+        total = loaded.validate(require_target=True)
         for warning in loaded.problems.warning_texts():
             sys.stderr.write(warning + "\n")
         repeat = repeat or loaded.options.get("repeat", 1)
         options = RunOptions(concurrency=jobs or loaded.options.get("concurrency", 8), repeat=repeat,
                              timeout=timeout, cache=not no_cache and loaded.options.get("cache", True),
-                             resume=resume, filter=filter_)
+                             resume=resume, filter=filter_,
+                             allow_unmeasured=allow_unmeasured or loaded.options.get("allow_unmeasured", False))
+        target = loaded.build_target()
         if dry_run:
             from agentunit.core.dryrun import dry_run as count_calls
 
-            sys.stdout.write(count_calls(loaded, db, options).text() + "\n")
-            raise click.exceptions.Exit(EXIT_OK)
-        engine = Engine(loaded, store, options)
+            report = count_calls(loaded, db, options, target=target)
+        else:
+            engine = Engine(loaded, store, options, target=target)
     except SuiteError as exc:
         for problem in exc.problems:
             sys.stderr.write(f"{problem}\n")
         raise click.exceptions.Exit(EXIT_USAGE) from None
     except AgentUnitError as exc:
         raise _fail_usage(str(exc)) from None
+    except Exception as exc:  # a bug or an input no check foresaw: still a one-line answer, never a traceback
+        raise _fail_usage(f"{suite}: cannot load the suite: {type(exc).__name__}: {exc}") from None
+    if dry_run:
+        sys.stdout.write(report.text() + "\n")
+        raise click.exceptions.Exit(EXIT_OK)
 
     try:
         result = _execute(engine, total * repeat, show_progress=not quiet and sys.stderr.isatty())

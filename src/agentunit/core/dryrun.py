@@ -21,7 +21,6 @@ from agentunit.judges.base import JudgeReply, JudgeRequest
 from agentunit.judges.service import JudgeService
 from agentunit.store.sqlite import Store
 from agentunit.suite.model import Suite
-from agentunit.targets import make_target
 from agentunit.targets.base import Reply, Target
 
 CHARS_PER_TOKEN = 4
@@ -82,16 +81,19 @@ class _CountingProvider:
         """Nothing to release."""
 
 
-def dry_run(suite: Suite, db: str | Path, options: RunOptions) -> DryRunReport:
-    """Count the target and judge calls a run of ``suite`` would make with the caches in ``db``."""
+def dry_run(suite: Suite, db: str | Path, options: RunOptions, target: Target | None = None) -> DryRunReport:
+    """Count the target and judge calls a run of ``suite`` would make with the caches in ``db``.
+
+    ``target`` is the suite's target when the caller built it already (else it is built here).
+    """
     store = Store(":memory:")
     store.read_caches_from(db)
-    real_target = make_target(suite.target, suite.path.parent if suite.path else None)
-    target = _CountingTarget(real_target) if real_target is not None else None
+    real_target = target if target is not None else suite.build_target()
+    counting = _CountingTarget(real_target) if real_target is not None else None
     judge = JudgeService(suite.judge)
     provider = _CountingProvider(judge.provider)
     judge.provider = provider
-    result = asyncio.run(Engine(suite, store, options, target=target, judge=judge).run())
-    return DryRunReport(cases=result.summary["cases"], target_calls=target.calls if target else 0,
+    result = asyncio.run(Engine(suite, store, options, target=counting, judge=judge).run())
+    return DryRunReport(cases=result.summary["cases"], target_calls=counting.calls if counting else 0,
                         judge_calls=provider.calls, judge_cache_hits=judge.stats.cache_hits,
                         estimated_prompt_tokens=provider.prompt_chars // CHARS_PER_TOKEN)

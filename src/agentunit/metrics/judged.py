@@ -54,6 +54,18 @@ class JudgedMetric(Metric):
         raise NotImplementedError
 
 
+def _require_text(metric: Metric, what: str) -> None:
+    """A given value (rubric, reference, criteria) must be non-blank text; None falls back to the case's
+    expected_output. Raises MetricConfigError, reported as a suite problem before anything runs."""
+    value = metric.value
+    if value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+        raise MetricConfigError(f"{metric.name} value ({what}) must be text, got {type(value).__name__}")
+    if not str(value).strip():
+        raise MetricConfigError(f"{metric.name} value ({what}) is empty: the judge would have nothing to check")
+
+
 def _question(case, outcome) -> str | None:
     query = outcome.query or case.query
     return query if query else None
@@ -70,6 +82,9 @@ class LlmRubric(JudgedMetric):
     development set (docs/judges.md): a yes/no "does it satisfy" question drew a strong yes-bias
     from the 1.5B local judge.
     """
+
+    def setup(self) -> None:
+        _require_text(self, "the rubric")
 
     async def evaluate_async(self, case, trace, outcome) -> MetricResult:
         rubric = str(self.expected(case))
@@ -100,10 +115,14 @@ class Factuality(JudgedMetric):
     """
 
     def setup(self) -> None:
+        _require_text(self, "the reference answer")
         scores = dict(DEFAULT_FACT_SCORES)
         overrides = self.config.get("scores", {})
         if not isinstance(overrides, dict) or set(overrides) - set(scores):
             raise MetricConfigError(f"config.scores keys must be among {', '.join(scores)}")
+        for name, score in overrides.items():
+            if isinstance(score, bool) or not isinstance(score, (int, float)) or not 0 <= score <= 1:
+                raise MetricConfigError(f"config.scores.{name} must be a number from 0 to 1, got {score!r}")
         scores.update({k: float(v) for k, v in overrides.items()})
         self._scores = scores
 
@@ -158,8 +177,9 @@ class GEval(JudgedMetric):
     """
 
     def setup(self) -> None:
+        _require_text(self, "the criteria")
         max_score = self.config.get("max_score", 5)
-        if not isinstance(max_score, int) or not 2 <= max_score <= 9:
+        if isinstance(max_score, bool) or not isinstance(max_score, int) or not 2 <= max_score <= 9:
             raise MetricConfigError("config.max_score must be an integer from 2 to 9")
         self._max = max_score
 

@@ -1,4 +1,9 @@
-"""Turn raw case records and metric entries into validated DatasetCase objects and metrics."""
+"""Turn raw case records and metric entries into validated DatasetCase objects and metrics.
+
+Data is data: a prompt written in a cases file (JSONL, CSV, JSON, YAML) is literal text, never a
+template; only prompts the suite's author wrote in the suite file (inline cases, ``defaults``, the
+suite-level ``prompt:``) are rendered, over the case's ``vars`` (whose values are inserted as text).
+"""
 
 from __future__ import annotations
 
@@ -11,6 +16,7 @@ from agentunit.datasets.base import DatasetCase
 from agentunit.errors import MetricConfigError
 from agentunit.metrics import create_metric, metric_name_and_label
 from agentunit.metrics.registry import UnknownMetricError, lookup, normalize
+from agentunit.suite.fields import by_type, check_fields, integer, list_of, mapping, number, shown, text
 from agentunit.suite.problems import Problems
 
 CASE_KEYS = frozenset({
@@ -21,17 +27,58 @@ CASE_KEYS = frozenset({
 METRIC_KEYS = frozenset({"metric", "type", "value", "expected_output", "expcted_output", "threshold",
                          "weight", "config", "label", "assert", "metrics"})
 MISSPELLED_EXPECTED = "expcted_output"
+PROMPT_KEYS = ("prompt", "query", "input")
 _METRIC_CACHE: dict[tuple[Any, ...], Any] = {}
 _METRIC_CACHE_LIMIT = 4096
 
 
+def _turn(value: Any) -> str | None:
+    if not isinstance(value, dict) or not isinstance(value.get("content", ""), str) \
+            or not isinstance(value.get("role", "user"), str):
+        return f"must be a turn {{role, content}} with text values, got {shown(value)}"
+    return None
+
+
+def _tool_name(value: Any) -> str | None:
+    if isinstance(value, str) or (isinstance(value, dict) and isinstance(value.get("name"), str)):
+        return None
+    return f"must be a tool name or {{name, arguments}}, got {shown(value)}"
+
+
+def _anything(value: Any) -> None:
+    return None
+
+
+# What each case field must hold; checked where the field is written (a case, or the suite's defaults).
+CASE_FIELDS = {
+    "id": by_type("text", text=text(), integer=integer()),
+    "vars": mapping(),
+    "threshold": number(0, 1),
+    "context": by_type("text or a list of strings", text=text(), list=list_of(text(), "strings")),
+    "expected_tools": by_type("a list of tool names or {name, arguments}", text=text(),
+                              list=list_of(_tool_name, "tool names or {name, arguments}")),
+    "tools": list_of(mapping(), "objects"),
+    "plan": list_of(_anything, "steps"),
+    "conversation": list_of(_turn, "turns {role, content}"),
+    "rules": by_type("text or a list of strings", text=text(), list=list_of(text(), "strings")),
+    "role": text(),
+    "description": text(),
+    "metadata": mapping(),
+}
+METRIC_FIELDS = {"threshold": number(), "weight": number(0), "config": mapping(), "label": text()}
+
+
 @dataclass(slots=True)
 class Where:
-    """Where a record was found: a file and a key path inside it, or a line (JSONL, CSV)."""
+    """Where a record was found: a file and a key path inside it, or a line (JSONL, CSV).
+
+    ``from_data`` marks a record read from a cases file: its strings are data, never templates.
+    """
 
     file: str | None
     key_path: tuple[Any, ...]
     line: int | None = None
+    from_data: bool = False
 
     def at(self, *keys: Any) -> tuple[Any, ...]:
         return (*self.key_path, *keys)
@@ -68,25 +115,15 @@ def parse_metric_entry(entry: Any, where: Where, keys: tuple[Any, ...], problems
         return None
     value = spec.get("value", spec.get("expected_output", spec.get(MISSPELLED_EXPECTED)))
     threshold, weight, config = spec.get("threshold"), spec.get("weight", 1.0), spec.get("config")
-    ok = True
+    ok = check_fields(spec, METRIC_FIELDS, path, problems, file=where.file, line=where.line)
+    if "type" in spec and "metric" in spec and not isinstance(spec["metric"], str):
+        problems.error(f"metric (the label, when `type:` names the metric) must be text, got {shown(spec['metric'])}",
+                       (*path, "metric"), file=where.file, line=where.line)
+        ok = False
     child_key = "assert" if "assert" in spec else "metrics" if "metrics" in spec else None
     if child_key is not None and info.name != "assert-set":
         problems.error(f"only assert-set takes `{child_key}:`", (*path, child_key), file=where.file,
                        line=where.line)
-        ok = False
-    if label is not None and not isinstance(label, str):
-        problems.error("label must be a string", (*path, "label"), file=where.file, line=where.line)
-        ok = False
-    if threshold is not None and (isinstance(threshold, bool) or not isinstance(threshold, (int, float))):
-        problems.error(f"threshold must be a number, got {threshold!r}", (*path, "threshold"),
-                       file=where.file, line=where.line)
-        ok = False
-    if isinstance(weight, bool) or not isinstance(weight, (int, float)) or weight < 0:
-        problems.error(f"weight must be a number ≥ 0, got {weight!r}", (*path, "weight"),
-                       file=where.file, line=where.line)
-        ok = False
-    if config is not None and not isinstance(config, dict):
-        problems.error("config must be an object", (*path, "config"), file=where.file, line=where.line)
         ok = False
     if value is not None and info.value == "none":
         hint = f"did you mean threshold: {value}?" if info.kind == "raw" else "remove the value"
@@ -100,10 +137,16 @@ def parse_metric_entry(entry: Any, where: Where, keys: tuple[Any, ...], problems
     try:
         return _cached_metric(name, value, threshold, weight, config, label)
     except MetricConfigError as exc:
-        problems.error(str(exc), (*path, "value"), file=where.file, line=where.line)
-    except (TypeError, ValueError) as exc:
-        problems.error(f"cannot build metric {name!r}: {exc}", path, file=where.file, line=where.line)
+        problems.error(str(exc), (*path, _config_field(str(exc))), file=where.file, line=where.line)
+    except Exception as exc:  # a metric's own setup (built-in or registered by the user) rejected the value
+        problems.error(f"cannot build metric {name!r}: {type(exc).__name__}: {exc}", path, file=where.file,
+                       line=where.line)
     return None
+
+
+def _config_field(message: str) -> str:
+    # Metrics name the offending option first ("config.max_score must be …"); anything else is the value.
+    return "config" if message.startswith("config.") else "value"
 
 
 def _assert_set(spec: dict[str, Any], child_key: str | None, name: str, threshold: Any, weight: Any,
@@ -141,7 +184,8 @@ def parse_metric_list(entries: Any, where: Where, keys: tuple[Any, ...], problem
     if isinstance(entries, (str, dict)):
         entries = [entries]
     if not isinstance(entries, list):
-        problems.error("metrics must be a list", where.at(*keys), file=where.file, line=where.line)
+        problems.error(f"metrics must be a list, got {shown(entries)}", where.at(*keys), file=where.file,
+                       line=where.line)
         return []
     built = (parse_metric_entry(e, where, (*keys, i), problems) for i, e in enumerate(entries))
     return [m for m in built if m is not None]
@@ -157,34 +201,31 @@ def build_case(
     prompt_template: str | None,
     problems: Problems,
 ) -> DatasetCase | None:
-    """Validate one raw case, merge defaults, render its prompt and build its metrics."""
+    """Validate one raw case, merge defaults, make its prompt and build its metrics.
+
+    The fields of ``raw`` are checked here; the defaults were checked once, where the suite wrote them.
+    """
     if not isinstance(raw, dict):
-        problems.error(f"a case must be an object, got {type(raw).__name__}", where.key_path,
-                       file=where.file, line=where.line)
+        problems.error(f"a case must be an object, got {shown(raw)}", where.key_path, file=where.file,
+                       line=where.line)
         return None
     before = len(problems.errors)
     problems.unknown_keys(raw, CASE_KEYS, where.key_path, "case", file=where.file, line=where.line)
+    fields_ok = check_fields(raw, CASE_FIELDS, where.key_path, problems, file=where.file, line=where.line)
     data = {**{k: v for k, v in defaults.items() if k not in ("metrics", "vars")}, **raw}
     if MISSPELLED_EXPECTED in raw:
         problems.warn(f"'{MISSPELLED_EXPECTED}' read as 'expected_output'", where.at(MISSPELLED_EXPECTED),
                       file=where.file, line=where.line, suggestion="spell it 'expected_output'")
         data.setdefault("expected_output", raw[MISSPELLED_EXPECTED])
-
-    case_id = data.get("id", f"case-{index}")
-    if not isinstance(case_id, (str, int)) or isinstance(case_id, bool):
-        problems.error("id must be a string", where.at("id"), file=where.file, line=where.line)
-        case_id = f"case-{index}"
+    case_id = str(data.get("id", f"case-{index}"))
     variables = {**_as_dict(defaults.get("vars")), **_as_dict(data.get("vars"))}
-    if "vars" in raw and not isinstance(raw["vars"], dict):
-        problems.error("vars must be an object", where.at("vars"), file=where.file, line=where.line)
-
     metrics = _case_metrics(raw, where, problems)
     names = {normalize(getattr(m, "display_name", m.name)) for m in metrics}
     inherited = [m for m in inherited_metrics if normalize(getattr(m, "display_name", m.name)) not in names]
     metrics = inherited + metrics
 
-    prompt = _prompt(data, prompt_template, variables, str(case_id), where, problems)
-    context = _context(data.get("context"), where, problems)
+    prompt = _prompt(data, raw, prompt_template, variables, case_id, where, problems) if fields_ok else ""
+    context = data.get("context")
     expected_output = data.get("expected_output")
     for metric in metrics:
         info = getattr(metric, "info", None)
@@ -192,26 +233,17 @@ def build_case(
                 and expected_output is None:
             problems.error(f"metric {info.name!r} needs a value", where.at("metrics"), file=where.file,
                            line=where.line, suggestion="give it `value:` or give the case `expected_output:`")
-    threshold = data.get("threshold")
-    if threshold is not None and (isinstance(threshold, bool) or not isinstance(threshold, (int, float))):
-        problems.error(f"threshold must be a number, got {threshold!r}", where.at("threshold"),
-                       file=where.file, line=where.line)
-    for key in ("expected_tools", "tools", "plan", "conversation", "rules"):
-        if data.get(key) is not None and not isinstance(data[key], list):
-            problems.error(f"{key} must be a list", where.at(key), file=where.file, line=where.line)
-    if data.get("metadata") is not None and not isinstance(data["metadata"], dict):
-        problems.error("metadata must be an object", where.at("metadata"), file=where.file, line=where.line)
     if len(problems.errors) > before:
         return None
     output = data.get("output")
     if output is not None and not isinstance(output, str):
         output = json.dumps(output, ensure_ascii=False)
     return DatasetCase(
-        id=str(case_id), query=prompt, expected_output=expected_output, tools=data.get("tools"),
-        context=context, metadata=dict(data.get("metadata") or {}), vars=variables, metrics=metrics,
-        output=output, expected_tools=data.get("expected_tools"), plan=data.get("plan"),
-        conversation=data.get("conversation"), role=data.get("role"), rules=data.get("rules"),
-        threshold=threshold, description=data.get("description"),
+        id=case_id, query=prompt, expected_output=expected_output, tools=data.get("tools"),
+        context=[context] if isinstance(context, str) else context, metadata=dict(data.get("metadata") or {}),
+        vars=variables, metrics=metrics, output=output, expected_tools=data.get("expected_tools"),
+        plan=data.get("plan"), conversation=data.get("conversation"), role=data.get("role"),
+        rules=data.get("rules"), threshold=data.get("threshold"), description=data.get("description"),
     )
 
 
@@ -232,9 +264,10 @@ def _case_metrics(raw: dict[str, Any], where: Where, problems: Problems) -> list
     return metrics
 
 
-def _prompt(data: dict[str, Any], template: str | None, variables: dict[str, Any], case_id: str,
-            where: Where, problems: Problems) -> str:
-    key = next((k for k in ("prompt", "query", "input") if k in data), None)
+def _prompt(data: dict[str, Any], raw: dict[str, Any], template: str | None, variables: dict[str, Any],
+            case_id: str, where: Where, problems: Problems) -> str:
+    """The case's prompt: a cases file's own prompt as written; otherwise the suite's template rendered."""
+    key = next((k for k in PROMPT_KEYS if k in data), None)
     source = data[key] if key else template
     if source is None:
         if data.get("output") is None and data.get("conversation") is None:
@@ -243,23 +276,13 @@ def _prompt(data: dict[str, Any], template: str | None, variables: dict[str, Any
         return ""
     if not isinstance(source, str):
         source = json.dumps(source, ensure_ascii=False) if isinstance(source, (dict, list)) else str(source)
+    if where.from_data and key is not None and key in raw:
+        return source  # data is data: a `{{` in a cases file is text
     try:
         return render(source, {**variables, "id": case_id})
     except TemplateError as exc:
         problems.error(str(exc), where.at(key or "vars"), file=where.file, line=where.line)
         return ""
-
-
-def _context(value: Any, where: Where, problems: Problems) -> list[str] | None:
-    if value is None:
-        return None
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, list) and all(isinstance(v, str) for v in value):
-        return list(value)
-    problems.error("context must be a string or a list of strings", where.at("context"), file=where.file,
-                   line=where.line)
-    return None
 
 
 def _as_dict(value: Any) -> dict[str, Any]:

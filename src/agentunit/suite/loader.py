@@ -1,31 +1,84 @@
-"""Load a suite from a YAML/JSON file or a dict, checking its top level, target and options."""
+"""Load a suite from a YAML/JSON file or a dict, checking its top level, target, judge and options.
+
+Everything a run reads from the suite is checked here (or, for cases, in ``Suite.validate``)
+before the first call: unknown keys, types, finite numbers in range, templates that compile, argv
+that splits. Each problem names file, line and field.
+"""
 
 from __future__ import annotations
 
-import json
+import difflib
+import shlex
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from agentunit.errors import Problem, SuiteError
-from agentunit.suite.cases import CASE_KEYS, Where, parse_metric_list
+from agentunit.judges.providers import PROVIDERS
+from agentunit.suite.cases import CASE_FIELDS, CASE_KEYS, Where, parse_metric_list
+from agentunit.suite.fields import (
+    Check,
+    boolean,
+    by_type,
+    check_fields,
+    choice,
+    integer,
+    json_template,
+    list_of,
+    mapping,
+    number,
+    scalar,
+    shown,
+    template,
+    template_or_number,
+    text,
+)
 from agentunit.suite.model import Suite
 from agentunit.suite.problems import Problems
+from agentunit.suite.sources import DocumentError, parse_document
 
 SUITE_KEYS = ("name", "description", "target", "judge", "defaults", "metrics", "options", "prompt",
               "cases", "cases_file", "tests")
-TARGET_KEYS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    # type: (required keys, optional keys)
-    "echo": ((), ()),
-    "python": (("function",), ()),
-    "http": (("url",), ("method", "headers", "body", "output_path", "retries", "backoff")),
-    "command": (("argv",), ("stdin", "cwd", "env")),
-    "openai": (("model",), ("base_url", "api_key_env", "system", "temperature", "max_tokens", "logprobs",
-                            "top_logprobs", "retries", "backoff", "headers")),
+SUITE_FIELDS: dict[str, Check] = {"name": scalar(), "description": text(), "prompt": template()}
+OPTION_FIELDS: dict[str, Check] = {"concurrency": integer(1), "timeout": number(above=0), "repeat": integer(1),
+                                   "cache": boolean(), "allow_unmeasured": boolean()}
+OPTION_KEYS = tuple(OPTION_FIELDS)
+JUDGE_FIELDS: dict[str, Check] = {
+    "provider": choice(*PROVIDERS), "model": text(nonblank=True), "base_url": text(nonblank=True),
+    "api_key_env": text(nonblank=True), "timeout": number(above=0), "concurrency": integer(1),
+    "n_ctx": integer(1), "threads": integer(1), "port": integer(0, 65535),
+    "cost_per_1k_prompt_tokens": number(0), "cost_per_1k_completion_tokens": number(0),
+    "max_response_bytes": integer(1),
 }
-_COMMON_TARGET_KEYS = ("type", "timeout", "cache")
-OPTION_KEYS = ("concurrency", "timeout", "repeat", "cache")
+HTTP_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")
+_SENDING: dict[str, Check] = {"retries": integer(0), "backoff": number(0), "retry_on_timeout": boolean(),
+                              "max_response_bytes": integer(1)}
+_HEADERS = mapping(template_or_number())
+
+
+def _method(value: Any) -> str | None:
+    if isinstance(value, str) and value.upper() in HTTP_METHODS:
+        return None
+    return f"must be one of {', '.join(HTTP_METHODS)}, got {shown(value)}"
+
+
+
+# type: (required keys, checks of every key the type takes besides type/timeout/cache)
+TARGET_FIELDS: dict[str, tuple[tuple[str, ...], dict[str, Check]]] = {
+    "echo": ((), {}),
+    "python": (("function",), {}),  # checked by _python_function: a callable from the Python API is fine
+    "http": (("url",), {"url": template(), "method": _method,
+                        "headers": _HEADERS, "body": json_template(), "output_path": text(nonblank=True),
+                        **_SENDING}),
+    "command": (("argv",), {"argv": by_type("a command line or a list of arguments", text=template(),
+                                            list=list_of(template_or_number(), "arguments", nonempty=True)),
+                            "stdin": template(), "cwd": text(nonblank=True), "env": mapping(scalar()),
+                            "max_response_bytes": integer(1)}),
+    "openai": (("model",), {"model": text(nonblank=True), "base_url": text(nonblank=True),
+                            "api_key_env": text(nonblank=True), "system": template(), "temperature": number(0, 2),
+                            "max_tokens": integer(1), "logprobs": boolean(), "top_logprobs": integer(0, 20),
+                            "headers": _HEADERS, **_SENDING}),
+}
+_COMMON_TARGET_FIELDS: dict[str, Check] = {"timeout": number(above=0), "cache": boolean()}
 
 
 def load_suite(path: str | Path) -> Suite:
@@ -33,22 +86,20 @@ def load_suite(path: str | Path) -> Suite:
     path = Path(path)
     file = str(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
     except FileNotFoundError:
-        raise SuiteError([Problem("suite file not found", file=file)]) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SuiteError([Problem(f"cannot read suite file: {exc}", file=file)]) from None
+        raise SuiteError([Problem("suite file not found", file=file, line=1)]) from None
+    except OSError as exc:
+        raise SuiteError([Problem(f"cannot read suite file: {exc.strerror or exc}", file=file, line=1)]) from None
     try:
-        if path.suffix.lower() == ".json":
-            data = json.loads(text)
-        else:
-            data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-    except json.JSONDecodeError as exc:
-        raise SuiteError([Problem(f"invalid JSON: {exc.msg}", file=file, line=exc.lineno)]) from None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        raise SuiteError([Problem(f"invalid YAML: {getattr(exc, 'problem', None) or exc}", file=file,
-                                  line=mark.line + 1 if mark else None)]) from None
+        text_ = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise SuiteError([Problem(f"suite file is not UTF-8 text: {exc.reason}", file=file,
+                                  line=raw.count(b"\n", 0, exc.start) + 1)]) from None
+    try:
+        data = parse_document(text_, is_json=path.suffix.lower() == ".json")
+    except DocumentError as exc:
+        raise SuiteError([Problem(str(exc), file=file, line=exc.line)]) from None
     return suite_from_dict(data, path=path)
 
 
@@ -57,35 +108,26 @@ def suite_from_dict(data: Any, path: Path | None = None) -> Suite:
     file = str(path) if path else None
     problems = Problems(file=file)
     if not isinstance(data, dict):
-        raise SuiteError([Problem("a suite must be an object with `cases`", file=file, line=1)])
+        raise SuiteError([Problem(f"a suite must be an object with `cases`, got {shown(data)}", file=file,
+                                  line=1 if file else None)])
     problems.unknown_keys(data, SUITE_KEYS, (), "suite")
+    fields_ok = check_fields(data, SUITE_FIELDS, (), problems)
     where = Where(file, ())
-    name = data.get("name") or (path.stem if path else "suite")
-    suite = Suite(name=str(name), path=path, description=data.get("description"), problems=problems)
-    suite.target = _target(data.get("target"), problems)
-    judge = data.get("judge")
-    if judge is not None:
-        if isinstance(judge, dict):
-            suite.judge = judge
-        else:
-            problems.error("judge must be an object like {provider: local}", ("judge",))
-    suite.options = _options(data.get("options"), problems)
-    defaults = data.get("defaults") or {}
-    if not isinstance(defaults, dict):
-        problems.error("defaults must be an object", ("defaults",))
-        defaults = {}
-    problems.unknown_keys(defaults, CASE_KEYS - {"id"}, ("defaults",), "defaults")
-    suite.defaults = defaults
-    suite.default_metrics = parse_metric_list(defaults.get("metrics"), Where(file, ("defaults",)),
+    name = data.get("name") if fields_ok else None
+    suite = Suite(name=str(name or (path.stem if path else "suite")), path=path, problems=problems,
+                  description=data.get("description") if fields_ok else None)
+    suite.target = check_target(data.get("target"), problems)
+    suite.target_declared = data.get("target") is not None
+    suite.judge = _judge(data, problems)
+    suite.options = _options(data, problems)
+    suite.defaults = _defaults(data.get("defaults"), file, problems)
+    suite.default_metrics = parse_metric_list(suite.defaults.get("metrics"), Where(file, ("defaults",)),
                                               ("metrics",), problems)
     suite.suite_metrics = parse_metric_list(data.get("metrics"), where, ("metrics",), problems)
-    prompt = data.get("prompt")
-    if prompt is not None and not isinstance(prompt, str):
-        problems.error("prompt must be a string template", ("prompt",))
-    suite.prompt = prompt if isinstance(prompt, str) else None
+    suite.prompt = data.get("prompt") if fields_ok else None
     cases = data.get("cases", data.get("tests"))
     if cases is not None and not isinstance(cases, list):
-        problems.error("cases must be a list", ("cases",))
+        problems.error(f"cases must be a list, got {shown(cases)}", ("cases" if "cases" in data else "tests",))
         cases = []
     suite.inline_cases = cases or []
     suite.case_files = _case_files(data.get("cases_file"), path, problems)
@@ -94,54 +136,95 @@ def suite_from_dict(data: Any, path: Path | None = None) -> Suite:
     return suite
 
 
-def _target(target: Any, problems: Problems) -> dict[str, Any] | None:
+def check_target(target: Any, problems: Problems) -> dict[str, Any] | None:
+    """Check a target spec (a type name or an object) and return it as an object, None when absent or bad."""
     if target is None:
         return None
     if isinstance(target, str):
         target = {"type": target}
     if not isinstance(target, dict):
-        problems.error("target must be an object like {type: http, url: ...}", ("target",))
+        problems.error(f"target must be an object like {{type: http, url: ...}}, got {shown(target)}", ("target",))
         return None
     kind = target.get("type")
-    if kind not in TARGET_KEYS:
-        import difflib
-
-        close = difflib.get_close_matches(str(kind), list(TARGET_KEYS), n=1)
-        problems.error(f"unknown target type {kind!r}", ("target", "type"),
-                       suggestion=f"did you mean {close[0]!r}?" if close else f"use one of {', '.join(TARGET_KEYS)}")
+    if not isinstance(kind, str) or kind not in TARGET_FIELDS:
+        close = difflib.get_close_matches(kind, list(TARGET_FIELDS), n=1) if isinstance(kind, str) else []
+        problems.error(f"unknown target type {kind!r}" if isinstance(kind, str) else
+                       f"target type must be a name, got {shown(kind)}", ("target", "type"),
+                       suggestion=f"did you mean {close[0]!r}?" if close else f"use one of {', '.join(TARGET_FIELDS)}")
         return None
-    required, optional = TARGET_KEYS[kind]
-    problems.unknown_keys(target, (*_COMMON_TARGET_KEYS, *required, *optional), ("target",), f"{kind} target")
+    required, fields = TARGET_FIELDS[kind]
+    problems.unknown_keys(target, ("type", *_COMMON_TARGET_FIELDS, *required, *fields), ("target",),
+                          f"{kind} target")
+    ok = True
     for key in required:
         if key not in target:
             problems.error(f"{kind} target needs {key!r}", ("target",))
-    if kind == "python" and "function" in target and not callable(target["function"]):
-        spec = target["function"]
-        if not isinstance(spec, str) or ":" not in spec:
-            problems.error(f"function must be 'module:callable', got {spec!r}", ("target", "function"),
-                           suggestion="for example examples.calc:answer")
-    for key in ("timeout", "retries", "backoff"):
-        value = target.get(key)
-        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0):
-            problems.error(f"{key} must be a non-negative number", ("target", key))
-    return target
+            ok = False
+    ok = check_fields(target, {**_COMMON_TARGET_FIELDS, **fields}, ("target",), problems) and ok
+    if kind == "python" and "function" in target:
+        ok = _python_function(target["function"], problems) and ok
+    if kind == "command" and isinstance(target.get("argv"), str):
+        ok = _argv_splits(target["argv"], problems) and ok
+    return target if ok else None
 
 
-def _options(options: Any, problems: Problems) -> dict[str, Any]:
-    if options is None:
+_target = check_target  # the name agentunit.api imports
+
+
+def _python_function(spec: Any, problems: Problems) -> bool:
+    if callable(spec):
+        return True
+    if not isinstance(spec, str) or ":" not in spec or not all(spec.partition(":")[::2]):
+        problems.error(f"function must be 'module:callable', got {shown(spec)}", ("target", "function"),
+                       suggestion="for example examples.calc:answer")
+        return False
+    return True
+
+
+def _argv_splits(argv: str, problems: Problems) -> bool:
+    try:
+        if shlex.split(argv):
+            return True
+        problems.error("argv is empty", ("target", "argv"), suggestion="name the program to run")
+    except ValueError as exc:  # shlex: "No closing quotation", "No escaped character"
+        problems.error(f"argv cannot be split like a shell command line: {exc}", ("target", "argv"),
+                       suggestion="close the quote, or give argv as a list")
+    return False
+
+
+def _judge(data: dict[str, Any], problems: Problems) -> dict[str, Any]:
+    judge = data.get("judge", {"provider": "local"})
+    if not isinstance(judge, dict):
+        problems.error(f"judge must be an object like {{provider: local}}, got {shown(judge)}", ("judge",))
+        return {"provider": "local"}
+    problems.unknown_keys(judge, JUDGE_FIELDS, ("judge",), "judge")
+    check_fields(judge, JUDGE_FIELDS, ("judge",), problems)
+    return judge
+
+
+def _options(data: dict[str, Any], problems: Problems) -> dict[str, Any]:
+    options = data.get("options")
+    if options is None and "options" not in data:
         return {}
     if not isinstance(options, dict):
-        problems.error("options must be an object", ("options",))
+        problems.error(f"options must be an object, got {shown(options)}", ("options",))
         return {}
     problems.unknown_keys(options, OPTION_KEYS, ("options",), "options")
-    for key in ("concurrency", "repeat"):
-        value = options.get(key)
-        if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
-            problems.error(f"{key} must be an integer ≥ 1", ("options", key))
-    timeout = options.get("timeout")
-    if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0):
-        problems.error("timeout must be a number of seconds > 0", ("options", "timeout"))
+    check_fields(options, OPTION_FIELDS, ("options",), problems)
     return options
+
+
+def _defaults(defaults: Any, file: str | None, problems: Problems) -> dict[str, Any]:
+    """The suite's ``defaults``: checked once here (cases check only their own fields)."""
+    if defaults is None:
+        return {}
+    if not isinstance(defaults, dict):
+        problems.error(f"defaults must be an object, got {shown(defaults)}", ("defaults",))
+        return {}
+    problems.unknown_keys(defaults, CASE_KEYS - {"id"}, ("defaults",), "defaults")
+    if not check_fields(defaults, CASE_FIELDS, ("defaults",), problems, file=file):
+        return {k: v for k, v in defaults.items() if k == "metrics"}
+    return defaults
 
 
 def _case_files(value: Any, path: Path | None, problems: Problems) -> list[Path]:
@@ -152,12 +235,17 @@ def _case_files(value: Any, path: Path | None, problems: Problems) -> list[Path]
     files = []
     for index, item in enumerate(items):
         key = ("cases_file", index) if isinstance(value, list) else ("cases_file",)
-        if not isinstance(item, str):
-            problems.error("cases_file must be a path or a list of paths", key)
+        if not isinstance(item, str) or not item.strip():
+            problems.error(f"cases_file must be a path or a list of paths, got {shown(item)}", key)
             continue
-        file = (base / item) if not Path(item).is_absolute() else Path(item)
-        if not file.exists():
-            problems.error(f"cases file {item!r} not found (looked in {base})", key)
+        try:
+            file = (base / item) if not Path(item).is_absolute() else Path(item)
+            found = file.is_file()
+        except (OSError, ValueError) as exc:  # a NUL byte, a name too long for the file system
+            problems.error(f"cases file {item[:80]!r} cannot be used: {exc}", key)
+            continue
+        if not found:
+            problems.error(f"cases file {item[:80]!r} not found (looked in {base})", key)
             continue
         files.append(file)
     return files

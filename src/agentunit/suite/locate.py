@@ -18,7 +18,7 @@ def _compose(path: str) -> Any:
     try:
         text = Path(path).read_text(encoding="utf-8")
         return yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-    except (OSError, yaml.YAMLError, UnicodeDecodeError):
+    except (OSError, yaml.YAMLError, UnicodeDecodeError, RecursionError):
         return None
 
 

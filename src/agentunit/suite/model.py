@@ -5,12 +5,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agentunit.datasets.base import DatasetCase
+from agentunit.errors import AgentUnitError, SuiteError
 from agentunit.suite.cases import Where, build_case
 from agentunit.suite.problems import Problems
 from agentunit.suite.sources import RawCase, read_case_file
+
+if TYPE_CHECKING:
+    from agentunit.targets.base import Target
 
 KEEP_VALIDATED_CASES = 20_000
 
@@ -27,6 +31,7 @@ class Suite:
     path: Path | None = None
     description: str | None = None
     target: dict[str, Any] | None = None
+    target_declared: bool = False  # the suite names a target (None above when it was invalid)
     judge: dict[str, Any] = field(default_factory=lambda: {"provider": "local"})
     options: dict[str, Any] = field(default_factory=dict)
     defaults: dict[str, Any] = field(default_factory=dict)
@@ -46,7 +51,7 @@ class Suite:
 
     def _raw_cases(self) -> Iterator[RawCase]:
         for index, item in enumerate(self.inline_cases):
-            yield RawCase(item, self.file, ("cases", index), None)
+            yield RawCase(item, self.file, ("cases", index), None, from_data=False)
         for path in self.case_files:
             yield from read_case_file(path, self.problems)
 
@@ -58,28 +63,49 @@ class Suite:
         if self._validated is not None:
             yield from self._validated
             return
+        for case, _ in self._located_cases():
+            yield case
+
+    def _located_cases(self) -> Iterator[tuple[DatasetCase, Where | None]]:
+        if self.prebuilt_cases is not None:
+            for case in self.prebuilt_cases:
+                yield case, None
+            return
         inherited = self.suite_metrics + self.default_metrics
         for index, raw in enumerate(self._raw_cases(), 1):
-            case = build_case(raw.data, index=index, where=Where(raw.file, raw.key_path, raw.line),
-                              defaults=self.defaults, inherited_metrics=inherited,
-                              prompt_template=self.prompt, problems=self.problems)
+            where = Where(raw.file, raw.key_path, raw.line, from_data=raw.from_data)
+            case = build_case(raw.data, index=index, where=where, defaults=self.defaults,
+                              inherited_metrics=inherited, prompt_template=self.prompt, problems=self.problems)
             if case is not None:
-                yield case
+                yield case, where
 
-    def validate(self) -> int:
-        """Read every case once; raise SuiteError with all problems, else return the case count."""
+    def validate(self, *, require_target: bool = False) -> int:
+        """Read every case once; raise SuiteError with all problems, else return the case count.
+
+        With ``require_target`` (the run will use the suite's own target), a suite without a target
+        whose cases lack a recorded ``output`` is a problem, reported at the first such case.
+        """
         seen: set[str] = set()
         count = 0
         kept: list[DatasetCase] | None = []
-        for case in self.iter_cases():
+        unanswerable, first_unanswerable = 0, None
+        for case, where in self._located_cases():
             count += 1
             if kept is not None:
                 kept.append(case)
                 if len(kept) > KEEP_VALIDATED_CASES:
                     kept = None  # large suites stream from their files again on the run
             if case.id in seen:
-                self.problems.error(f"duplicate case id {case.id!r}", suggestion="give each case a unique id")
+                self.problems.error(f"duplicate case id {case.id!r}", **_at(where, "id"),
+                                    suggestion="give each case a unique id")
             seen.add(case.id)
+            if require_target and not self.target_declared and self.target is None and case.output is None:
+                unanswerable += 1
+                first_unanswerable = first_unanswerable or where
+        if unanswerable:
+            self.problems.error(f"{unanswerable} case(s) have no recorded `output` and the suite has no "
+                                "`target` to call", **_at(first_unanswerable, "output"),
+                                suggestion="add a `target:` to the suite, or give every case `output:`")
         if count == 0 and not self.problems.errors:
             self.problems.error("the suite has no cases", ("cases",),
                                 suggestion="add `cases:` or `cases_file:`")
@@ -87,3 +113,24 @@ class Suite:
         self.case_count = count
         self._validated = kept
         return count
+
+    def build_target(self) -> Target | None:
+        """The suite's target, built (a python target imports its module here); a target that cannot be
+        built raises SuiteError located at the suite's ``target``."""
+        from agentunit.targets import make_target
+
+        try:
+            return make_target(self.target, self.path.parent if self.path else None)
+        except Exception as exc:  # importing a python target runs the user's module: anything can happen
+            message = str(exc) if isinstance(exc, AgentUnitError) else f"{type(exc).__name__}: {exc}"
+            key = "function" if isinstance(self.target, dict) and "function" in self.target else "type"
+            problems = Problems(file=self.file)
+            problems.error(f"cannot build the target: {message}", ("target", key))
+            raise SuiteError(problems.resolve(problems.errors)) from None
+
+
+def _at(where: Where | None, key: str) -> dict[str, Any]:
+    """Problems.error's location arguments for a case's field (``where`` None: a prebuilt case)."""
+    if where is None:
+        return {}
+    return {"key_path": where.at(key), "file": where.file, "line": where.line}

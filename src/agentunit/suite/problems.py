@@ -13,6 +13,15 @@ from agentunit.suite.locate import format_path, line_of
 MAX_PROBLEMS = 50
 
 
+def printable(text: str) -> str:
+    """``text`` on one line with nothing a terminal would act on: newlines, escape sequences and lone
+    surrogates (from suite keys or values quoted in a message) are written as Python escapes."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else c.encode("unicode_escape", "backslashreplace").decode("ascii")
+                   for c in text)
+
+
 @dataclass
 class _Pending:
     message: str
@@ -56,10 +65,11 @@ class Problems:
         out = []
         for p in pending:
             line = p.line
-            if line is None and p.file and p.key_path:
-                line = line_of(p.file, p.key_path)
-            out.append(Problem(p.message, file=p.file, line=line, field=format_path(p.key_path) or None,
-                               suggestion=p.suggestion))
+            if line is None and p.file:  # every problem in a file names a line; the file's first at worst
+                line = (line_of(p.file, p.key_path) if p.key_path else None) or 1
+            out.append(Problem(printable(p.message), file=p.file, line=line,
+                               field=printable(format_path(p.key_path)) or None,
+                               suggestion=printable(p.suggestion) if p.suggestion else None))
         return out
 
     def raise_if_any(self) -> None:

@@ -1,13 +1,16 @@
 """Read raw case records from ``cases_file`` files: JSONL and CSV stream, JSON and YAML load whole.
 
 Each record comes with where it was found (file, key path inside it, or line), so problems can be
-reported at the right place.
+reported at the right place, and is marked as data (its prompts are never templates). Unreadable
+input — bad encoding, bad syntax, nesting deeper than the parser's stack, integers too long for
+Python to read, CSV fields over ``MAX_CSV_FIELD_CHARS`` — is a problem with a line, never an exception.
 """
 
 from __future__ import annotations
 
 import csv
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +22,8 @@ from agentunit.suite.cases import CASE_KEYS
 from agentunit.suite.problems import Problems
 
 CASE_FILE_SUFFIXES = (".jsonl", ".csv", ".json", ".yaml", ".yml")
+MAX_CSV_FIELD_CHARS = 16 * 1024 * 1024  # a long document in one cell is a legitimate prompt
+_LONG_DIGITS = re.compile(r"\d{4000,}")
 
 
 @dataclass(slots=True)
@@ -27,6 +32,39 @@ class RawCase:
     file: str | None
     key_path: tuple[Any, ...]
     line: int | None
+    from_data: bool = True
+
+
+class DocumentError(ValueError):
+    """A suite or cases document that cannot be decoded; ``line`` is 1-based when known."""
+
+    def __init__(self, message: str, line: int | None):
+        super().__init__(message)
+        self.line = line
+
+
+def parse_document(text: str, is_json: bool) -> Any:
+    """Decode JSON (``is_json``) or YAML text; raises DocumentError with the line of the problem.
+
+    YAML uses the safe loader (libyaml's when installed). Nesting past the parser's stack and
+    integers longer than Python converts (4300 digits) are DocumentErrors too.
+    """
+    kind = "JSON" if is_json else "YAML"
+    try:
+        if is_json:
+            return json.loads(text)
+        return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except json.JSONDecodeError as exc:
+        raise DocumentError(f"invalid JSON: {exc.msg}", exc.lineno) from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        raise DocumentError(f"invalid YAML: {getattr(exc, 'problem', None) or exc}",
+                            mark.line + 1 if mark else 1) from None
+    except RecursionError:
+        raise DocumentError(f"invalid {kind}: nested too deeply to read", 1) from None
+    except ValueError as exc:  # int() refusing a number of thousands of digits
+        long = _LONG_DIGITS.search(text)
+        raise DocumentError(f"invalid {kind}: {exc}", text.count("\n", 0, long.start()) + 1 if long else 1) from None
 
 
 def read_case_file(path: Path, problems: Problems) -> Iterator[RawCase]:
@@ -37,45 +75,57 @@ def read_case_file(path: Path, problems: Problems) -> Iterator[RawCase]:
         if suffix == ".jsonl":
             yield from _jsonl(path, file, problems)
         elif suffix == ".csv":
-            yield from _csv(path, file)
+            yield from _csv(path, file, problems)
         elif suffix in (".json", ".yaml", ".yml"):
             yield from _document(path, file, suffix, problems)
         else:
             problems.error(f"unsupported cases file type {suffix!r}", file=file, line=1,
                            suggestion=f"use one of {', '.join(CASE_FILE_SUFFIXES)}")
     except OSError as exc:
-        problems.error(f"cannot read cases file: {exc.strerror or exc}", file=file)
-    except UnicodeDecodeError as exc:
-        problems.error(f"cases file is not UTF-8 text: {exc}", file=file)
+        problems.error(f"cannot read cases file: {exc.strerror or exc}", file=file, line=1)
 
 
 def _jsonl(path: Path, file: str, problems: Problems) -> Iterator[RawCase]:
-    with path.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, 1):
+    with path.open("rb") as handle:
+        for number, raw in enumerate(handle, 1):
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                problems.error(f"not UTF-8 text: {exc.reason} at byte {exc.start + 1} of the line", file=file,
+                               line=number)
+                continue
             if not line.strip():
                 continue
             try:
-                data = json.loads(line)
-            except ValueError as exc:
-                problems.error(f"invalid JSON: {exc}", file=file, line=number,
+                data = parse_document(line, is_json=True)
+            except DocumentError as exc:
+                problems.error(str(exc), file=file, line=number,
                                suggestion="each line of a .jsonl file must be one JSON object")
                 continue
             yield RawCase(data, file, (), number)
 
 
-def _csv(path: Path, file: str) -> Iterator[RawCase]:
+def _csv(path: Path, file: str, problems: Problems) -> Iterator[RawCase]:
+    if csv.field_size_limit() < MAX_CSV_FIELD_CHARS:
+        csv.field_size_limit(MAX_CSV_FIELD_CHARS)  # process-wide, and only ever raised
     with path.open(encoding="utf-8", newline="") as handle:
         reader = csv.DictReader(handle)
-        for row in reader:
-            yield RawCase(csv_row_to_case(row), file, (), reader.line_num)
+        try:
+            for row in reader:
+                yield RawCase(csv_row_to_case(row), file, (), reader.line_num)
+        except csv.Error as exc:
+            problems.error(f"invalid CSV: {exc}", file=file, line=max(reader.line_num, 1))
+        except UnicodeDecodeError as exc:
+            problems.error(f"not UTF-8 text: {exc.reason}", file=file, line=reader.line_num + 1)
 
 
 def csv_row_to_case(row: dict[str, Any]) -> dict[str, Any]:
     """Map a CSV row to a case: known case columns by name, every other column becomes a var.
 
-    ``context``, ``metrics``, ``expected_tools``, ``tools``, ``plan`` and ``metadata`` cells holding
+    ``context``, ``metrics``, ``expected_tools``, ``tools``, ``plan``, ``metadata``, ``conversation`` and
+    ``vars`` cells holding
     JSON (starting with ``[`` or ``{``) are decoded; a plain ``metrics`` cell is a comma-separated
-    list of names; a plain ``context`` cell is one passage.
+    list of names; a plain ``context`` cell is one passage. A ``threshold`` cell is a number.
     """
     case: dict[str, Any] = {}
     variables: dict[str, Any] = {}
@@ -83,13 +133,13 @@ def csv_row_to_case(row: dict[str, Any]) -> dict[str, Any]:
         if key is None or cell is None or cell == "":
             continue
         key = key.strip()
-        if key in ("context", "metrics", "expected_tools", "tools", "plan", "metadata", "conversation"):
+        if key in ("context", "metrics", "expected_tools", "tools", "plan", "metadata", "conversation", "vars"):
             text = cell.strip()
             if text[:1] in "[{":
                 try:
-                    case[key] = json.loads(text)
+                    case[key] = parse_document(text, is_json=True)
                     continue
-                except ValueError:
+                except DocumentError:
                     pass
             case[key] = [m.strip() for m in text.split(",") if m.strip()] if key == "metrics" else text
         elif key == "threshold":
@@ -99,7 +149,12 @@ def csv_row_to_case(row: dict[str, Any]) -> dict[str, Any]:
         else:
             variables[key] = cell
     if variables:
-        case["vars"] = {**variables, **case.get("vars", {})}
+        given = case.get("vars")
+        if given is None:
+            case["vars"] = variables
+        elif isinstance(given, dict):  # a `vars` column holding a JSON object wins over same-named columns
+            case["vars"] = {**variables, **given}
+        # any other `vars` cell is left for the case checks to report
     return case
 
 
@@ -111,19 +166,16 @@ def _number_or_text(cell: str) -> Any:
 
 
 def _document(path: Path, file: str, suffix: str, problems: Problems) -> Iterator[RawCase]:
-    text = path.read_text(encoding="utf-8")
+    raw = path.read_bytes()
     try:
-        if suffix == ".json":
-            data = json.loads(text)
-        else:
-            data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-    except json.JSONDecodeError as exc:
-        problems.error(f"invalid JSON: {exc.msg}", file=file, line=exc.lineno)
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        problems.error(f"not UTF-8 text: {exc.reason}", file=file, line=raw.count(b"\n", 0, exc.start) + 1)
         return
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        problems.error(f"invalid YAML: {getattr(exc, 'problem', exc)}", file=file,
-                       line=mark.line + 1 if mark else None)
+    try:
+        data = parse_document(text, is_json=suffix == ".json")
+    except DocumentError as exc:
+        problems.error(str(exc), file=file, line=exc.line)
         return
     prefix: tuple[Any, ...] = ()
     if isinstance(data, dict) and "cases" in data:
