@@ -95,3 +95,18 @@ def test_lazy_facade_exports():
     assert agentunit.MetricResult.__name__ == "MetricResult"
     with pytest.raises(AttributeError):
         agentunit.nope  # noqa: B018
+
+
+def test_evaluate_refuses_cases_that_have_nothing_to_run_before_running_any():
+    contains = [{"metric": "contains", "value": "x"}]
+    with pytest.raises(SuiteError, match="the suite has no `target`"):
+        agentunit.evaluate(cases=[{"id": "a", "output": "x", "metrics": contains},
+                                  {"id": "b", "prompt": "needs a target", "metrics": contains}])
+
+
+def test_a_case_metric_replaces_the_suites_whatever_name_either_uses():
+    result = agentunit.evaluate({"name": "s", "metrics": [{"metric": "faithfulness", "threshold": 0.2}],
+                                 "cases": [{"output": "x", "context": "x",
+                                            "metrics": [{"metric": "context-faithfulness", "weight": 0}]}]},
+                                allow_unmeasured=True)
+    assert [m["metric"] for m in result.cases[0]["metrics"]] == ["context-faithfulness"]

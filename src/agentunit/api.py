@@ -93,7 +93,7 @@ def evaluate(
             counted as unmeasured, never as passed); also the suite option ``allow_unmeasured``.
     """
     built = _build_suite(suite, cases, metrics, name)
-    built.validate()
+    built.validate(require_target=target is None)
     service = None
     if isinstance(judge, dict):
         built.judge = judge
@@ -162,7 +162,7 @@ def _target(target: Any, suite: Suite) -> Target | None:
     if callable(target):
         return make_target({"type": "python", "function": target})
     if isinstance(target, dict):
-        from agentunit.suite.loader import _target as check_target
+        from agentunit.suite.loader import check_target
         from agentunit.suite.problems import Problems
 
         problems = Problems()

@@ -102,3 +102,25 @@ def test_target_templates_are_checked_before_the_first_call(tmp_path, target, fi
     assert "Traceback" not in result.output
     line = next(n for n, text in enumerate(suite.read_text().splitlines(), 1) if f'"{field.split(".")[1]}"' in text)
     assert f"{suite}:{line}: {field}: " in result.stderr and message in result.stderr
+
+
+@pytest.mark.parametrize("entry", [
+    {"metric": "python", "value": "__import__('pathlib').Path(MARKER).touch() or True"},
+    {"metric": "assert-set", "assert": [{"metric": "python", "value": "__import__('pathlib').Path(MARKER).touch()"}]},
+], ids=["python", "inside-assert-set"])
+def test_a_cases_file_cannot_declare_a_check_that_runs_code(tmp_path, entry):
+    marker = tmp_path / "pwned"
+    entry = json.loads(json.dumps(entry).replace("MARKER", repr(str(marker)).replace("'", "\\\"")))
+    (tmp_path / "c.jsonl").write_text(json.dumps({"id": "row", "prompt": "p", "metrics": [entry]}) + "\n")
+    suite = tmp_path / "s.yaml"
+    suite.write_text("target: {type: echo}\ncases_file: c.jsonl\n")
+    result = _run(suite, "--dry-run")
+    assert result.exit_code == 2 and not marker.exists()
+    assert "c.jsonl:1:" in result.output and "runs code" in result.output
+
+
+def test_the_suite_file_itself_may_declare_code_checks(tmp_path):
+    suite = tmp_path / "s.yaml"
+    suite.write_text("target: {type: echo}\ncases: [{prompt: hello, metrics: [{metric: python, "
+                     "value: \"output == 'hello'\"}]}]\n")
+    assert _run(suite).exit_code == 0

@@ -36,3 +36,12 @@ def test_load_callable_errors(tmp_path):
         load_callable("examples.calc:nope")
     with pytest.raises(AgentUnitError, match="not callable"):
         load_callable("examples.calc:_CAPITALS")
+
+
+@pytest.mark.parametrize("body", ["def broken(:\n", "raise RuntimeError('no config')\n", "import sys\nsys.exit(3)\n"],
+                         ids=["syntax-error", "raises", "exits"])
+def test_a_module_that_fails_while_importing_is_a_clear_error(tmp_path, monkeypatch, body):
+    (tmp_path / "au_bad_target_module.py").write_text(body)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(AgentUnitError, match="cannot import module 'au_bad_target_module'"):
+        load_callable("au_bad_target_module:answer")

@@ -113,6 +113,11 @@ def parse_metric_entry(entry: Any, where: Where, keys: tuple[Any, ...], problems
             "run `agentunit metrics` to list every metric"
         problems.error(f"unknown metric {name!r}", name_path, file=where.file, line=where.line, suggestion=hint)
         return None
+    if where.from_data and info.family == "script":
+        problems.error(f"metric {info.name!r} runs code, and a cases file is data", name_path, file=where.file,
+                       line=where.line, suggestion="declare code checks in the suite file (metrics:, defaults: "
+                                                   "or an inline case), where the suite's author wrote them")
+        return None
     value = spec.get("value", spec.get("expected_output", spec.get(MISSPELLED_EXPECTED)))
     threshold, weight, config = spec.get("threshold"), spec.get("weight", 1.0), spec.get("config")
     ok = check_fields(spec, METRIC_FIELDS, path, problems, file=where.file, line=where.line)
@@ -191,6 +196,14 @@ def parse_metric_list(entries: Any, where: Where, keys: tuple[Any, ...], problem
     return [m for m in built if m is not None]
 
 
+def _identity(metric: Any) -> tuple[str, bool]:
+    """Which metric this is, whatever name it was asked for by (a case's entry replaces the suite's)."""
+    info = getattr(metric, "info", None)
+    if info is not None:
+        return info.name, bool(getattr(metric, "negate", False))
+    return normalize(getattr(metric, "display_name", None) or metric.name), False
+
+
 def build_case(
     raw: Any,
     *,
@@ -220,8 +233,8 @@ def build_case(
     case_id = str(data.get("id", f"case-{index}"))
     variables = {**_as_dict(defaults.get("vars")), **_as_dict(data.get("vars"))}
     metrics = _case_metrics(raw, where, problems)
-    names = {normalize(getattr(m, "display_name", m.name)) for m in metrics}
-    inherited = [m for m in inherited_metrics if normalize(getattr(m, "display_name", m.name)) not in names]
+    names = {_identity(m) for m in metrics}
+    inherited = [m for m in inherited_metrics if _identity(m) not in names]
     metrics = inherited + metrics
 
     prompt = _prompt(data, raw, prompt_template, variables, case_id, where, problems) if fields_ok else ""

@@ -168,7 +168,6 @@ def check_target(target: Any, problems: Problems) -> dict[str, Any] | None:
     return target if ok else None
 
 
-_target = check_target  # the name agentunit.api imports
 
 
 def _python_function(spec: Any, problems: Problems) -> bool:

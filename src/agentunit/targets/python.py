@@ -63,8 +63,9 @@ def load_callable(spec: str, base_dir: Path | None = None) -> Callable[..., Any]
             sys.path.insert(0, str(folder))
     try:
         obj: Any = importlib.import_module(module_name)
-    except ImportError as exc:
-        raise AgentUnitError(f"cannot import module {module_name!r} for target function {spec!r}: {exc}") from exc
+    except (Exception, SystemExit) as exc:  # the module's own code may raise anything while it is imported
+        raise AgentUnitError(f"cannot import module {module_name!r} for target function {spec!r}: "
+                             f"{type(exc).__name__}: {exc}") from None
     for part in attr.split("."):
         if not hasattr(obj, part):
             raise AgentUnitError(f"module {module_name!r} has no attribute {attr!r}")
