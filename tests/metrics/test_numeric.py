@@ -2,6 +2,7 @@ import pytest
 
 from agentunit import check
 from agentunit.errors import MetricConfigError
+from agentunit.metrics import create_metric
 from agentunit.metrics.numeric import parse_number
 
 
@@ -38,3 +39,15 @@ def test_non_numeric_output_fails_with_reason_and_bad_value_is_an_error():
     with pytest.raises(MetricConfigError, match="tolerance"):
         check("1", {"metric": "equals-number", "value": 1, "config": {"tolerance": -1}})
     assert check("12", "greater-than", expected_output="10").passed is True
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), -float("inf"), 10**400],
+                         ids=["nan", "inf", "-inf", "huge"])
+def test_a_value_no_comparison_can_use_is_refused_when_the_metric_is_built(value):
+    with pytest.raises(MetricConfigError):
+        create_metric("greater-than", value=value)
+
+
+def test_a_nan_tolerance_is_refused():
+    with pytest.raises(MetricConfigError, match="tolerance"):
+        create_metric("equals-number", value=1, config={"tolerance": float("nan")})

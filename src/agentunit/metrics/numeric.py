@@ -47,7 +47,8 @@ class _NumericComparison(Metric):
         if self.value is not None:
             self._expected = self._number(self.value)
         tolerance = self.config.get("tolerance", 0)
-        if not isinstance(tolerance, (int, float)) or tolerance < 0:
+        if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)) or not tolerance >= 0 \
+                or not math.isfinite(tolerance):
             raise MetricConfigError(f"config.tolerance must be a non-negative number, got {tolerance!r}")
         self._tolerance = float(tolerance)
 
@@ -56,7 +57,13 @@ class _NumericComparison(Metric):
         if isinstance(value, bool):
             raise MetricConfigError(f"expected a number, got {value!r}")
         if isinstance(value, (int, float)):
-            return float(value)
+            try:
+                number = float(value)
+            except OverflowError:  # an integer too large for a float
+                raise MetricConfigError(f"expected a number a float can hold, got {str(value)[:40]}…") from None
+            if not math.isfinite(number):
+                raise MetricConfigError(f"expected a finite number, got {value!r}")
+            return number
         parsed = parse_number(str(value))
         if parsed is None:
             raise MetricConfigError(f"expected a number, got {value!r}")
