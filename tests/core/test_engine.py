@@ -5,6 +5,7 @@ import pytest
 
 from agentunit import evaluate
 from agentunit.core.engine import Engine, RunOptions
+from agentunit.errors import SuiteError
 from agentunit.store.sqlite import Store
 from agentunit.suite import suite_from_dict
 
@@ -60,16 +61,16 @@ def test_per_case_timeout_errors_only_that_case():
     assert "timed out after 0.2 s" in cases["hang"]["error"] and cases["fast"]["passed"]
 
 
-def test_recorded_outputs_need_no_target_and_missing_output_errors():
-    result = evaluate(cases=[
-        {"id": "rec", "output": "recorded answer", "metrics": _contains("answer")},
-        {"id": "rec-json", "output": {"output": "x", "trusys": {"tool_calls": [{"name": "t"}]}},
-         "metrics": ["tool_success"]},
-        {"id": "nothing", "prompt": "no target", "metrics": _contains("x")}])
+def test_recorded_outputs_need_no_target_and_missing_output_is_refused_before_the_run():
+    recorded = [{"id": "rec", "output": "recorded answer", "metrics": _contains("answer")},
+                {"id": "rec-json", "output": {"output": "x", "trusys": {"tool_calls": [{"name": "t"}]}},
+                 "metrics": ["tool_success"]}]
+    result = evaluate(cases=recorded)
     cases = {c["id"]: c for c in result.cases}
     assert cases["rec"]["passed"] and cases["rec"]["latency_ms"] is None
     assert cases["rec-json"]["metrics"][0]["value"] == 1.0
-    assert "no target" in cases["nothing"]["error"]
+    with pytest.raises(SuiteError, match="no `target`"):
+        evaluate(cases=[*recorded, {"id": "nothing", "prompt": "no target", "metrics": _contains("x")}])
 
 
 def test_latency_is_not_measured_for_recorded_outputs():
@@ -167,3 +168,12 @@ def test_http_bodies_get_the_history_as_json(agent_server):
     assert bodies[0]["history"] == [] and bodies[1]["history"] == [
         {"role": "user", "content": "ok:first"}, {"role": "assistant", "content": "first"}]
     assert result.cases[0]["metrics"][1]["detail"]["calls"] == 2  # tool calls of both turns
+
+
+def test_the_run_database_is_the_judges_only_for_the_run(tmp_path):
+    from agentunit.judges.service import current_judge
+
+    before = current_judge().store
+    result = evaluate(cases=[{"output": "x", "metrics": _contains("x")}], db=tmp_path / "r.db")
+    result.store.close()  # a later check() must not reach for this closed database
+    assert current_judge().store is before

@@ -70,7 +70,9 @@ REPLAYS = [
     ("a list as target type", "target:\n  type: [echo]  " + MARK + "\n" + CASE,
      {}, "target.type", "target type must be a name, got a list"),
     ("python target SyntaxError", "target:\n  type: python\n  function: broken_module:answer  " + MARK + "\n"
-     + CASE, {"broken_module.py": BROKEN_MODULE}, "target.function", "cannot build the target: SyntaxError"),
+     + CASE, {"broken_module.py": BROKEN_MODULE}, "target.function",
+     "cannot build the target: cannot import module 'broken_module' for target function 'broken_module:answer': "
+     "SyntaxError"),
     ("python target raising on import", "target:\n  type: python\n  function: raising_module:f  " + MARK + "\n"
      + CASE, {"raising_module.py": "1 / 0\n"}, "target.function", "ZeroDivisionError"),
     ("unclosed quote in argv", "target:\n  type: command\n  argv: echo 'x  " + MARK + "\n" + CASE,

@@ -230,7 +230,8 @@ def test_build_target_reports_what_importing_the_module_raised(tmp_path):
     with pytest.raises(SuiteError) as info:
         suite.build_target()
     assert str(info.value).startswith(f"{tmp_path / 's.yaml'}:1: target.function: cannot build the target: "
-                                      "SyntaxError: ")
+                                      "cannot import module 'syntax_error_target' for target function "
+                                      "'syntax_error_target:f': SyntaxError: ")
 
 
 def test_a_target_is_required_only_for_cases_without_output_and_only_when_asked():

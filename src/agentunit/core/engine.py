@@ -322,10 +322,11 @@ class Engine:
                             target=self.target.describe() if self.target else None)
         self.run_id = run_id
         if self.judge is not None:
-            self.judge.store = store
             set_current_judge(self.judge)
         else:
-            use_judge(self.suite.judge, store)  # model-backed metrics use the suite's judge and cache
+            use_judge(self.suite.judge)  # model-backed metrics use the suite's judge and cache
+        # Judge services live for the process; this run's database is theirs only until the run ends.
+        judge_store_before, current_judge().store = current_judge().store, store
         judge_before = dataclasses.replace(current_judge().stats)
         jobs = self._jobs(skip)
         run_state_token = begin_run_state()
@@ -340,6 +341,7 @@ class Engine:
                 await self.target.aclose()
             judge = current_judge()
             await judge.aclose()
+            judge.store = judge_store_before
             store.flush()
             summary = summarize(store, run_id, options.repeat, options.allow_unmeasured)
             used = {k: getattr(judge.stats, k) - getattr(judge_before, k) for k in vars(judge_before)}
