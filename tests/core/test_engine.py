@@ -127,6 +127,27 @@ def test_resume_skips_committed_cases(tmp_path):
     assert sorted(calls) == ["p0", "p1", "p2", "p3", "p4"]
 
 
+def test_resume_runs_the_repeats_that_were_not_committed(tmp_path):
+    calls = []
+
+    def target(prompt):
+        calls.append(prompt)
+        return prompt
+
+    built = suite_from_dict({"name": "r", "cases": [{"id": c, "prompt": c, "metrics": _contains(c)} for c in "ab"]})
+    built.validate()
+    store = Store(tmp_path / "r.db")
+    first = asyncio.run(Engine(built, store, RunOptions(repeat=3), target=_python_target(target)).run())
+    # as if killed after committing only the first repeat of "a"
+    store.conn.execute("DELETE FROM case_results WHERE run_id = ? AND NOT (case_id = 'a' AND repeat = 0)",
+                       (first.run_id,))
+    calls.clear()
+    resumed = asyncio.run(Engine(built, store, RunOptions(repeat=3, resume=first.run_id),
+                                 target=_python_target(target)).run())
+    assert sorted(calls) == ["a", "a", "b", "b", "b"]
+    assert resumed.summary["cases"] == 6 and resumed.summary["repeat"]["k"] == 3
+
+
 def test_resume_of_unknown_run_is_an_error(tmp_path):
     from agentunit.errors import AgentUnitError
 

@@ -136,6 +136,20 @@ def test_rerun_is_served_from_the_results_database_cache(judge, tmp_path):
     assert all(c["metrics"][0]["detail"]["judge"]["cached"] for c in second.cases)
 
 
+def test_switching_judges_never_reuses_the_other_judges_verdicts(judge, tmp_path):
+    server, config = judge
+    suite = {"name": "judged", "judge": config, "cases": [
+        {"id": "c", "output": "answer", "metrics": [{"metric": "llm-rubric", "value": "switch rubric"}]}]}
+    evaluate(suite, db=tmp_path / "r.db")
+    calls = len(server.requests)
+    other = {**config, "model": "another-model"}
+    second = evaluate({**suite, "judge": other}, db=tmp_path / "r.db")
+    assert len(server.requests) == calls + 1  # the other judge was asked, not served the first one's verdict
+    assert second.cases[0]["metrics"][0]["detail"]["judge"]["cached"] is False
+    assert service_for(config).key(JudgeRequest((("user", "q"),), ("PASS", "FAIL"))) != \
+        service_for(other).key(JudgeRequest((("user", "q"),), ("PASS", "FAIL")))
+
+
 def test_g_eval_and_factuality_read_categorical_probabilities(judge):
     server, _ = judge
     g = check("fine answer", {"metric": "g-eval", "value": "helpfulness"})

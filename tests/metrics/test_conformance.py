@@ -149,7 +149,9 @@ ROWS = [
     (PF, "The dog ran.", {"metric": "gleu", "value": "The cat sat on the mat."}, {}, False),
     (PF, "The cat sat on the mat.", {"metric": "rouge-n", "value": "The cat sat on the mat."}, {}, True),
     (PF, "Dogs are great.", {"metric": "rouge-n", "value": "The cat sat on the mat."}, {}, False),
-    (PF, "the cat sat", {"metric": "rouge-n", "value": "the cat sat on the mat", "threshold": 0.6}, {}, True),
+    # recall, as js-rouge's n() that promptfoo calls: 3 of the reference's 6 unigrams
+    (PF, "the cat sat", {"metric": "rouge-n", "value": "the cat sat on the mat", "threshold": 0.6}, {}, False),
+    (PF, "the cat sat", {"metric": "rouge-n", "value": "the cat sat on the mat", "threshold": 0.5}, {}, True),
     # finish-reason / tool calls
     (PF, "done", {"metric": "finish-reason", "value": "stop"}, {"finish_reason": "stop"}, True),
     (PF, "cut", {"metric": "finish-reason", "value": "stop"}, {"finish_reason": "length"}, False),

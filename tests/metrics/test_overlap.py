@@ -45,8 +45,24 @@ def test_rouge_n_agrees_with_rouge_score_on_200_random_pairs():
             ours = rouge_n(hyp, refs[:1], n)
             assert ours["fmeasure"] == pytest.approx(theirs[f"rouge{n}"].fmeasure, abs=1e-9)
             assert ours["precision"] == pytest.approx(theirs[f"rouge{n}"].precision, abs=1e-9)
+            assert ours["recall"] == pytest.approx(theirs[f"rouge{n}"].recall, abs=1e-9)
         multi = scorer.score_multi(refs, hyp)
         assert rouge_n(hyp, refs, 1)["fmeasure"] == pytest.approx(multi["rouge1"].fmeasure, abs=1e-9)
+        best_recall = max(scorer.score(ref, hyp)["rouge1"].recall for ref in refs)  # Lin 2004: max pairwise
+        assert rouge_n(hyp, refs, 1, best="recall")["recall"] == pytest.approx(best_recall, abs=1e-9)
+
+
+def test_rouge_n_metric_value_is_recall_with_precision_and_f1_in_the_detail():
+    """Lin 2004 and promptfoo's rouge-n report recall: a short output that covers the reference scores 1."""
+    scorer = rouge_scorer.RougeScorer(["rouge1"], use_stemmer=False)
+    result = check("the cat sat on the mat today", {"metric": "rouge-n", "value": "the cat sat"})
+    theirs = scorer.score("the cat sat", "the cat sat on the mat today")["rouge1"]
+    assert result.value == pytest.approx(theirs.recall) == 1.0
+    assert result.detail["precision"] == pytest.approx(theirs.precision)
+    assert result.detail["fmeasure"] == pytest.approx(theirs.fmeasure)
+    assert result.passed is True
+    several = check("the cat", {"metric": "rouge-n", "value": ["a dog ran far away", "the cat"]})
+    assert several.value == 1.0  # the best recall over the references
 
 
 def test_gleu_agrees_with_nltk_on_200_random_pairs():
@@ -67,7 +83,8 @@ def test_tokenizer_matches_sacrebleu_13a():
     ("The cat is on the mat.", {"metric": "bleu", "value": ["The cat sat on the mat.", "The cat is on the mat."]},
      True),
     ("The cat sat on the mat.", {"metric": "gleu", "value": "The cat sat on the mat."}, True),
-    ("the cat", {"metric": "rouge-n", "value": "the cat sat"}, True),       # F1 = 0.8 ≥ 0.75
+    ("the cat", {"metric": "rouge-n", "value": "the cat sat"}, False),      # recall 2/3 < 0.75 (F1 was 0.8)
+    ("the cat sat on a mat", {"metric": "rouge-n", "value": "the cat sat"}, True),  # recall 1 (F1 0.75)
     ("the cat", {"metric": "rouge-n", "value": "the cat sat on the mat"}, False),
     ("the cat sat", {"metric": "rouge-n", "value": "the cat sat", "config": {"n": 2}}, True),
 ])

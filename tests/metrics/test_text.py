@@ -101,3 +101,44 @@ def test_list_metric_details_and_negation():
 def test_bad_list_and_range_values(spec, message):
     with pytest.raises(MetricConfigError, match=re.escape(message)):
         check("x", spec)
+
+
+@pytest.mark.parametrize(("pattern", "atoms"), [
+    (r"\d{3}-\d{4}", 8),
+    ("a{1000000000}", 1_000_000_000),
+    ("(?:a{1000}){1000}", 1_000_000),        # nested fixed repetitions multiply
+    ("(?:a{1,1000}){1000}", 1000),           # the optional part is one loop, not unrolled
+    ("a{0,99999999}", 1),
+    ("[a{99999999}]", 1),                    # inside a class, braces are characters
+    (r"\{99999999\}", 10),
+    ("(?#a{99999999})b", 1),                 # a comment
+    (r"\p{L}{3}", 3),
+    ("(?P<x>ab){3}(?P=x){2}", 8),
+    (r"[[:alpha:]]{4}", 4),
+    ("(a|b){100}", 200),                     # alternatives add up: an upper bound
+])
+def test_repeat_expansion_counts_unrolled_atoms(pattern, atoms):
+    from agentunit.metrics.text import repeat_expansion
+
+    assert repeat_expansion(pattern) == atoms
+
+
+def test_compile_pattern_refuses_what_would_not_compile_or_would_unroll_too_far():
+    from agentunit.metrics.text import MAX_REPEAT_EXPANSION, compile_pattern
+
+    assert compile_pattern(r"(?<=\p{Lu}+)\d").search("AB1")  # regex syntax: \p{…}, variable lookbehind
+    assert compile_pattern(f"a{{{MAX_REPEAT_EXPANSION}}}")
+    for pattern, message in [(f"a{{{MAX_REPEAT_EXPANSION + 1}}}", "repeats too much"), ("(x", "missing \\)"),
+                             ("(" * 3000 + ")" * 3000, "nested too deeply"), ("a**", "multiple repeat")]:
+        with pytest.raises(MetricConfigError, match=message):
+            compile_pattern(pattern)
+
+
+def test_regex_timeout_is_configurable_and_validated():
+    slow = {"metric": "regex", "value": "(a|aa)+$"}
+    result = check("a" * 40 + "b", {**slow, "config": {"timeout": 0.05}})
+    assert result.status == "error" and "RegexTimeout" in result.error and "0.05 s" in result.error
+    for bad in (0, -1, "1", True, 10_000):
+        with pytest.raises(MetricConfigError, match=r"config\.timeout"):
+            check("x", {**slow, "config": {"timeout": bad}})
+    assert check("a" * 20 + "b", slow).passed is False  # small inputs finish well inside the default 1 s

@@ -85,3 +85,66 @@ def test_phones_fall_back_to_a_pattern_without_libphonenumber(monkeypatch):
     monkeypatch.setitem(sys.modules, "phonenumbers", None)  # import fails as when the extra is absent
     found = detect_pii("Call +44 20 7946 0958 today", types=["phone"], ner=False)
     assert [(f.text, f.method) for f in found] == [("+44 20 7946 0958", "pattern")]
+
+
+def test_overlaps_resolve_as_the_pairwise_rule_does():
+    """Kept: by type priority then length, every candidate that overlaps nothing kept before."""
+    import random
+
+    from agentunit.privacy.detectors import _PRIORITY, PIIFinding, _resolve_overlaps
+
+    def pairwise(candidates):
+        kept = []
+        for f in sorted(candidates, key=lambda f: (_PRIORITY[f.type], -(f.end - f.start))):
+            if f.confidence >= 0.5 and not any(f.start < k.end and k.start < f.end for k in kept):
+                kept.append(f)
+        return sorted(kept, key=lambda f: f.start)
+
+    rng = random.Random(5)
+    for _ in range(500):
+        candidates = [PIIFinding(rng.choice(list(_PRIORITY)), s, s + rng.randint(1, 15), "x", rng.choice([0.4, 0.9]),
+                                 "m") for s in (rng.randint(0, 100) for _ in range(rng.randint(0, 30)))]
+        assert _resolve_overlaps(candidates, 0.5) == pairwise(candidates)
+
+
+def test_phone_windows_never_cut_a_number(monkeypatch):
+    from agentunit.privacy import detectors
+
+    text = "".join(f"row {i}; call +44 20 7946 {i:04d} or (415) 555-{i:04d} now\n" for i in range(40))
+    whole = [(f.start, f.text) for f in detect_pii(text, ["phone"], ner=False)]
+    monkeypatch.setattr(detectors, "_PHONE_WINDOW", 64)
+    assert [(f.start, f.text) for f in detect_pii(text, ["phone"], ner=False)] == whole
+    assert len(whole) == 80
+
+
+def test_spans_of_a_more_specific_type_are_kept_out_of_the_phone_search(monkeypatch):
+    """libphonenumber is not asked to parse a card number, which would lose to the card anyway."""
+    import phonenumbers
+
+    seen = []
+    matcher = phonenumbers.PhoneNumberMatcher
+
+    def recording(text, *args, **kwargs):
+        seen.append(text)
+        return matcher(text, *args, **kwargs)
+
+    monkeypatch.setattr(phonenumbers, "PhoneNumberMatcher", recording)
+    found = _types("Card 4111 1111 1111 1111 or call +1 415 555 2671.", ner=False)
+    assert found == [("credit_card", "4111 1111 1111 1111"), ("phone", "+1 415 555 2671")]
+    assert seen and not any("4111" in text for text in seen)
+
+
+def test_luhn_matches_the_textbook_loop():
+    import random
+
+    def textbook(digits):
+        total = 0
+        for i, ch in enumerate(reversed(digits)):
+            d = int(ch) * (2 if i % 2 else 1)
+            total += d - 9 if d > 9 else d
+        return total % 10 == 0
+
+    rng = random.Random(3)
+    for _ in range(2000):
+        digits = "".join(rng.choice("0123456789") for _ in range(rng.randint(1, 19)))
+        assert luhn_valid(digits) == textbook(digits)

@@ -102,11 +102,49 @@ def test_each_run_starts_a_fresh_budget():
         assert [c["metrics"][0]["passed"] for c in run.cases] == [True, True, False]
 
 
-def test_without_the_ner_model_the_result_says_names_were_not_searched(monkeypatch):
+def _without_ner(monkeypatch):
     from agentunit.privacy import detectors
 
     monkeypatch.setattr(detectors, "_analyzer", None)
     monkeypatch.setattr(detectors, "_ner_error", "names and addresses need the NER model: pip install ...")
+
+
+def test_without_the_ner_model_names_are_an_error_not_a_pass(monkeypatch):
+    _without_ner(monkeypatch)
     result = _run(PIILeakageMetric(), "Maria Garcia wrote from ann.lee@example.com.")
-    assert [f["type"] for f in result.detail["findings"]] == ["email"]
-    assert "NER model" in result.detail["ner"]
+    assert result.status == "error" and "NER model" in result.error and "ner: false" in result.error
+    patterns = _run(PIILeakageMetric(ner=False), "Maria Garcia wrote from ann.lee@example.com.")
+    assert [f["type"] for f in patterns.detail["findings"]] == ["email"]
+    assert "ner: false" in patterns.detail["ner"]
+    clean = _run(PIILeakageMetric(ner=False), "Maria Garcia wrote.")
+    assert clean.reason == "no personal data found by patterns (ner: false)"
+    structured = _run(PIILeakageMetric(types=["email"]), "Maria Garcia wrote.")  # names not asked for
+    assert structured.status == "passed" and "ner" not in structured.detail
+
+
+def test_consent_for_names_without_the_ner_model_is_an_error(monkeypatch):
+    _without_ner(monkeypatch)
+    refused = {"consent": {"name": False}}
+    result = _run(ConsentComplianceMetric(), "Maria Garcia wrote.", metadata=refused)
+    assert result.status == "error" and "NER model" in result.error
+    email_only = _run(ConsentComplianceMetric(), "write to ann.lee@example.com", metadata={"consent": {"email": False}})
+    assert email_only.passed is False  # kinds found by patterns need no model
+    patterns = _run(ConsentComplianceMetric(config={"ner": False}), "Dear Mr. Smith,", metadata=refused)
+    assert patterns.passed is False
+
+
+def test_the_reason_says_when_a_long_text_was_searched_in_part():
+    from agentunit.privacy.detectors import MAX_NER_CHARS
+
+    result = _run(PIILeakageMetric(), "nothing personal here. " * (MAX_NER_CHARS // 20))
+    assert result.passed is True
+    assert result.reason.startswith("no personal data found — searched in part: names were searched in the first")
+
+
+@pytest.mark.parametrize("name", ["pii_leakage", "consent_compliance", "data_minimization"])
+def test_switches_given_as_text_are_refused_not_read_as_true(name):
+    from agentunit.errors import MetricConfigError
+
+    flag = "check_tool_calls" if name == "data_minimization" else "ner"
+    with pytest.raises(MetricConfigError, match=f"config.{flag} must be true or false"):
+        create_metric(name, config={flag: "false"})

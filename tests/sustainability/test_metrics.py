@@ -121,3 +121,50 @@ def test_gpu_energy_and_utilisation_come_from_nvml_when_present(monkeypatch):
     result = score(ResourceUtilizationMetric(target_gpu_percent=50), DatasetCase(id="c"), TraceLog(),
                    Outcome(output="x", resources=usage.to_dict()))
     assert result.detail["scores"]["gpu_percent"] == 1.0
+
+
+def _remote(**metadata):
+    from agentunit.sustainability import REMOTE_SCOPE
+
+    client = {"energy_kwh": 3e-6, "energy_j": 10.8, "energy_source": "cpu-time-model", "scope": REMOTE_SCOPE,
+              "cpu_percent": 5.0, "peak_rss_bytes": 60_000_000}
+    return Outcome(output="x", resources=client, metadata=metadata)
+
+
+def _score(metric, outcome):
+    return score(metric, DatasetCase(id="c"), TraceLog(), outcome)
+
+
+def test_a_remote_servers_reported_figures_win_over_our_client_measurement():
+    energy = _score(EnergyMetric(threshold_kwh=0.1), _remote(energy_kwh=5.0))
+    assert energy.detail["energy_kwh"] == 5.0 and energy.passed is False
+    assert energy.detail["energy_source"] == "reported"
+    usage = _score(ResourceUtilizationMetric(), _remote(resources={"cpu_percent": 64, "memory_gb": 3}))
+    assert usage.detail["used"] == {"cpu_percent": 64.0, "memory_gb": 3.0}
+    no_energy = _score(EnergyMetric(), _remote(resources={"cpu_percent": 64}))
+    assert no_energy.value is None and "no energy figure" in no_energy.reason
+
+
+def test_a_remote_call_without_reported_figures_is_not_measured_unless_client_side():
+    for metric in (EnergyMetric(), CarbonMetric(), ResourceUtilizationMetric()):
+        result = _score(metric, _remote())
+        assert result.value is None and "client_side: true" in result.reason
+    client = _score(EnergyMetric(client_side=True), _remote())
+    assert client.detail["energy_kwh"] == 3e-6 and "client side only" in client.reason
+    assert client.detail["scope"].startswith("agentunit's own process only")
+
+
+def test_an_in_tree_measurement_wins_over_what_the_target_reports():
+    measured = {"energy_kwh": 1e-5, "energy_source": "cpu-time-model", "scope": "agentunit process tree"}
+    outcome = Outcome(output="x", metadata={"energy_kwh": 5.0}, resources=measured)
+    assert _score(EnergyMetric(), outcome).detail["energy_kwh"] == 1e-5
+
+
+@pytest.mark.parametrize(("metadata", "field"), [
+    ({"energy_kwh": "lots"}, "trusys.energy_kwh"), ({"energy_kwh": -1}, "trusys.energy_kwh"),
+    ({"energy_kwh": float("nan")}, "trusys.energy_kwh"), ({"energy_kwh": True}, "trusys.energy_kwh"),
+    ({"resources": {"cpu_percent": "high"}}, "trusys.resources.cpu_percent"), ({"resources": [1]}, "trusys.resources"),
+])
+def test_a_malformed_reported_figure_is_an_error_naming_the_field(metadata, field):
+    result = _score(EnergyMetric(), _remote(**metadata))
+    assert result.status == "error" and field in result.error

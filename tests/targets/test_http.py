@@ -83,6 +83,23 @@ def test_request_renders_templates_and_keeps_secrets_as_placeholders(monkeypatch
     assert target.cache_key(request, 1) != key
 
 
+def test_a_changed_target_config_is_never_served_a_stale_cached_reply(agent_server, tmp_path):
+    from agentunit import evaluate
+
+    def run(output_path):
+        target = {"type": "http", "url": agent_server.url, **({"output_path": output_path} if output_path else {})}
+        return evaluate({"name": "s", "target": target, "cases": [
+            {"id": "c", "prompt": "ok:fine", "metrics": [{"metric": "contains", "value": "fine"}]}]},
+            db=tmp_path / "r.db").cases[0]
+
+    first, second = run(None), run("trusys.plan.0")
+    assert first["output"] == "fine" and second["output"] == "look up"  # the second config was really sent
+    spec = {"type": "http", "url": "http://h/"}
+    request = make_target(spec).request(_case("x"))
+    assert make_target(spec).cache_key(request, 0) != \
+        make_target({**spec, "output_path": "a.b"}).cache_key(request, 0)
+
+
 def test_send_reads_envelope_output_path_and_text(agent_server):
     reply = asyncio.run(_call(make_target({"type": "http", "url": agent_server.url}), _case("ok:fine")))
     assert reply.body["output"] == "fine" and "trusys" in reply.body

@@ -31,9 +31,10 @@ from agentunit.metrics.base import MetricResult, begin_run_state, end_run_state,
 from agentunit.store.sqlite import Store
 from agentunit.store.text import encodable
 from agentunit.suite.model import Suite
-from agentunit.sustainability.meter import ResourceMeter
+from agentunit.sustainability.meter import REMOTE_SCOPE, ResourceMeter
 from agentunit.targets import make_target
-from agentunit.targets.base import REDACTED, Reply, Target
+from agentunit.targets._secrets import redact_text
+from agentunit.targets.base import Reply, Target
 
 DEFAULT_CASE_TIMEOUT_S = 300.0
 _HAS_TIMEOUT_CM = hasattr(asyncio, "timeout")  # Python ≥ 3.11
@@ -190,7 +191,7 @@ class Engine:
         outcome.latency_ms, outcome.cached = latency, cached
         if meter is not None and not cached:
             if target.kind in ("http", "openai"):
-                usage.scope = "agentunit process tree (the HTTP server answering the call is not in it)"
+                usage.scope = REMOTE_SCOPE
             outcome.resources = usage.to_dict()
         if reply.usage is not None:
             outcome.usage = reply.usage
@@ -456,10 +457,7 @@ async def _within(awaitable: Any, deadline: float) -> Any:
 def scrub(value: Any, secrets: set[str]) -> Any:
     """``value`` with every secret string replaced by ``***``, through dicts and lists (longest first)."""
     if isinstance(value, str):
-        for secret in sorted(secrets, key=len, reverse=True):
-            if secret in value:
-                value = value.replace(secret, REDACTED)
-        return value
+        return redact_text(value, secrets)
     if isinstance(value, dict):
         return {k: scrub(v, secrets) for k, v in value.items()}
     if isinstance(value, list):

@@ -133,6 +133,10 @@ class Metric:
     def setup(self) -> None:
         """Validate and precompute from ``value``/``config``; raise MetricConfigError when unusable."""
 
+    def check_expected(self, expected: Any) -> None:
+        """Validate a case's ``expected_output`` that this metric will use as its value (the metric has
+        none of its own), at suite load; raise MetricConfigError when it is unusable."""
+
     def evaluate(self, case: DatasetCase, trace: TraceLog, outcome: Outcome) -> MetricResult:
         raise NotImplementedError
 

@@ -3,7 +3,7 @@
 References are the metric's value (a string or a list of strings), else the case's expected_output.
 Each algorithm reproduces a reference implementation exactly (checked in tests on random pairs):
 bleu = sacrebleu's ``sentence_bleu``, gleu = NLTK's ``sentence_gleu``, rouge-n = Google's
-``rouge-score``.
+``rouge-score`` (whose recall is the value, as Lin 2004 defines ROUGE-N).
 """
 
 from __future__ import annotations
@@ -161,20 +161,23 @@ def sentence_gleu(hypothesis: str, references: list[str], *, min_len: int = 1, m
     return best[0] / best[1] if best else 0.0
 
 
-def rouge_n(hypothesis: str, references: list[str], n: int = 1) -> dict[str, float]:
+def rouge_n(hypothesis: str, references: list[str], n: int = 1, best: str = "fmeasure") -> dict[str, float]:
     """ROUGE-N as rouge-score computes it (no stemming): clipped n-gram overlap; precision over the
-    hypothesis n-grams, recall over the reference's, F1; with several references the best F1."""
+    hypothesis n-grams, recall over the reference's, F1. With several references, the scores of the
+    reference with the highest ``best`` (``fmeasure`` as rouge-score's ``score_multi``; ``recall``
+    as Lin 2004 takes the maximum pairwise ROUGE-N), the first one on a tie."""
     hyp = _ngrams(tokenize_rouge(hypothesis), n, n)
-    best = {"precision": 0.0, "recall": 0.0, "fmeasure": 0.0}
+    chosen = {"precision": 0.0, "recall": 0.0, "fmeasure": 0.0}
     for index, ref_text in enumerate(references):
         ref = _ngrams(tokenize_rouge(ref_text), n, n)
         overlap = sum(min(count, hyp[gram]) for gram, count in ref.items())
         precision = overlap / max(sum(hyp.values()), 1)
         recall = overlap / max(sum(ref.values()), 1)
         f1 = 2 * precision * recall / (precision + recall) if precision + recall > 0 else 0.0
-        if index == 0 or f1 > best["fmeasure"]:
-            best = {"precision": precision, "recall": recall, "fmeasure": f1}
-    return best
+        scores = {"precision": precision, "recall": recall, "fmeasure": f1}
+        if index == 0 or scores[best] > chosen[best]:
+            chosen = scores
+    return chosen
 
 
 class _OverlapMetric(Metric):
@@ -220,9 +223,11 @@ class Gleu(_OverlapMetric):
 @register("rouge-n", family="overlap", value="required", threshold=0.75,
           example="{metric: rouge-n, value: \"The cat sat on the mat.\", config: {n: 2}}")
 class RougeN(_OverlapMetric):
-    """ROUGE-N F1 (0..1; ``config.n``, default 1) with rouge-score's tokenizer and no stemming, best
-    over the references; equal to ``rouge_scorer.RougeScorer(['rougeN']).score(ref, output).fmeasure``.
-    Default threshold 0.75, as promptfoo."""
+    """ROUGE-N recall (0..1; ``config.n``, default 1) as Lin (2004) defines it and promptfoo's
+    ``rouge-n`` reports it: reference n-grams found in the output (clipped counts) / reference
+    n-grams, with rouge-score's tokenizer and no stemming; with several references the best recall.
+    Equal to ``rouge_scorer.RougeScorer(['rougeN']).score(ref, output).recall``; the detail adds
+    ``precision`` and ``fmeasure`` (F1). Default threshold 0.75, as promptfoo."""
 
     def setup(self) -> None:
         n = self.config.get("n", 1)
@@ -231,6 +236,7 @@ class RougeN(_OverlapMetric):
         self._n = n
 
     def evaluate(self, case, trace, outcome) -> MetricResult:
-        scores = rouge_n(outcome.output, self.references(case), self._n)
-        return self.result(scores["fmeasure"], detail={**scores, "n": self._n},
-                           reason=f"ROUGE-{self._n} F1 {scores['fmeasure']:.4f}")
+        scores = rouge_n(outcome.output, self.references(case), self._n, best="recall")
+        return self.result(scores["recall"], detail={**scores, "n": self._n},
+                           reason=f"ROUGE-{self._n} recall {scores['recall']:.4f} (precision "
+                                  f"{scores['precision']:.4f}, F1 {scores['fmeasure']:.4f})")

@@ -10,7 +10,9 @@ import json
 import re
 from typing import Any, ClassVar
 
-from agentunit.errors import MetricConfigError
+import regex
+
+from agentunit.errors import AgentUnitError, MetricConfigError
 from agentunit.metrics._values import as_list, as_range, describe_range, in_range
 from agentunit.metrics._values import as_text as _as_text
 from agentunit.metrics.base import Metric, MetricResult
@@ -177,16 +179,135 @@ class StartsWith(Metric):
                            reason=f"output {'starts' if ok else 'does not start'} with {_preview(prefix)}")
 
 
+# Fixed repetitions are unrolled when the pattern is compiled: ``a{1000000000}`` would take gigabytes.
+MAX_REPEAT_EXPANSION = 100_000
+_QUANTIFIER = re.compile(r"\{(\d*)(?:,(\d*))?\}")
+_ESCAPE_WITH_BRACES = "pPNxug"
+
+
+def repeat_expansion(pattern: str) -> int:
+    """How many atoms ``pattern`` unrolls to: each atom counts 1, a group the sum of its contents,
+    and a quantifier ``{m,n}`` multiplies what it repeats by ``m`` (the copies the compiler makes;
+    the optional ``n − m`` stay one loop). Alternatives add up, an upper bound."""
+    frames = [[0, 0]]  # per open group: [total so far, weight of the last item]
+    i, n = 0, len(pattern)
+    while i < n:
+        c = pattern[i]
+        frame = frames[-1]
+        if c == "\\":
+            i = _skip_escape(pattern, i)
+            frame[0] += 1
+            frame[1] = 1
+            continue
+        if c == "[":
+            i = _skip_class(pattern, i)
+            frame[0] += 1
+            frame[1] = 1
+            continue
+        if c == "(" and pattern.startswith("(?#", i):
+            end = pattern.find(")", i)
+            i = n if end < 0 else end + 1
+            continue
+        if c == "(":
+            frames.append([0, 0])
+            i = _skip_group_prefix(pattern, i + 1)
+            continue
+        elif c == ")" and len(frames) > 1:
+            weight = frames.pop()[0]
+            frames[-1][0] += weight
+            frames[-1][1] = weight
+        elif c == "{" and (m := _QUANTIFIER.match(pattern, i)) and (m[1] or m[2]):
+            low = int(m[1] or 0)
+            frame[0] += frame[1] * (low - 1) if low else 0
+            frame[1] *= max(low, 1)
+            i = m.end()
+            continue
+        elif c not in "*+?|":
+            frame[0] += 1
+            frame[1] = 1
+        i += 1
+    return sum(f[0] for f in frames)
+
+
+def _skip_group_prefix(pattern: str, i: int) -> int:
+    """The index after a group's ``?…`` prefix starting at ``i`` (``?:``, ``?P<name>``, ``?<=``, ``?i:``)."""
+    if not pattern.startswith("?", i):
+        return i
+    if pattern.startswith(("?P<", "?<"), i) and not pattern.startswith(("?<=", "?<!"), i):
+        end = pattern.find(">", i)
+        return len(pattern) if end < 0 else end + 1
+    j = i + 1
+    while j < len(pattern) and pattern[j] not in ":=!>)":
+        j += 1  # inline flags such as ?i or ?-x, or the < of a lookbehind
+    return j + 1 if j < len(pattern) and pattern[j] != ")" else j
+
+
+def _skip_escape(pattern: str, i: int) -> int:
+    r"""The index after the escape at ``i`` (``\p{L}``, ``\N{name}``, ``\x{41}``, ``\g<1>`` included)."""
+    if i + 2 < len(pattern) and pattern[i + 1] in _ESCAPE_WITH_BRACES and pattern[i + 2] in "{<":
+        end = pattern.find("}" if pattern[i + 2] == "{" else ">", i + 3)
+        return len(pattern) if end < 0 else end + 1
+    return i + 2
+
+
+def _skip_class(pattern: str, i: int) -> int:
+    """The index after the character class opening at ``i`` (escapes, a leading ``]``, ``[:alpha:]``)."""
+    j = i + 1
+    if j < len(pattern) and pattern[j] == "^":
+        j += 1
+    if j < len(pattern) and pattern[j] == "]":
+        j += 1
+    while j < len(pattern):
+        if pattern[j] == "\\":
+            j += 2
+        elif pattern.startswith("[:", j) and (end := pattern.find(":]", j + 2)) >= 0:
+            j = end + 2
+        elif pattern[j] == "]":
+            return j + 1
+        else:
+            j += 1
+    return j
+
+
+def compile_pattern(pattern: Any, flags: int = 0) -> Any:
+    """Compile a user's regular expression with the ``regex`` engine, or raise MetricConfigError.
+
+    Refused before compiling: patterns whose fixed repetitions unroll to more than
+    ``MAX_REPEAT_EXPANSION`` atoms (``repeat_expansion``). Any compile failure — syntax, a repeat
+    count too big, nesting too deep — is a MetricConfigError naming the pattern.
+    """
+    text = str(pattern)
+    size = repeat_expansion(text)
+    if size > MAX_REPEAT_EXPANSION:
+        raise MetricConfigError(f"regular expression {_preview(text)} repeats too much: it unrolls to {size:,} "
+                                f"atoms (limit {MAX_REPEAT_EXPANSION:,}); use a smaller count, or {{m,n}} with a "
+                                f"small m")
+    try:
+        return regex.compile(text, flags)
+    except (regex.error, OverflowError, ValueError, RecursionError, MemoryError) as exc:
+        detail = "nested too deeply" if isinstance(exc, RecursionError) else str(exc) or type(exc).__name__
+        raise MetricConfigError(f"invalid regular expression {_preview(text)}: {detail}") from exc
+
+
+class RegexTimeout(AgentUnitError):
+    """A regular expression ran past its time budget on an output (catastrophic backtracking)."""
+
+
 @register("regex", family="text", value="required", kind="binary",
           example=r'{metric: regex, value: "\\d{3}-\\d{4}"}')
 class Regex(Metric):
-    """Pass when the regular expression matches anywhere in the output (Python ``re.search``).
+    r"""Pass when the regular expression matches anywhere in the output (a search, as ``re.search``).
 
+    The engine is ``regex``: Python ``re`` syntax (plus ``\p{…}`` classes and variable-width
+    lookbehind) with a time budget, because a backtracking pattern such as ``(a+)+$`` can take
+    exponential time on a hostile output: past ``config.timeout`` seconds (default 1) the result is
+    an error naming the pattern, never a hang. Patterns whose fixed repetitions unroll to more than
+    100,000 atoms (``a{1000000000}``) and patterns that do not compile are suite errors.
     ``config.flags`` takes letters ``i`` (ignore case), ``m`` (multiline), ``s`` (dot matches newline).
     The detail holds the matched text.
     """
 
-    _FLAGS: ClassVar[dict[str, int]] = {"i": re.IGNORECASE, "m": re.MULTILINE, "s": re.DOTALL}
+    _FLAGS: ClassVar[dict[str, int]] = {"i": regex.IGNORECASE, "m": regex.MULTILINE, "s": regex.DOTALL}
 
     def setup(self) -> None:
         flags = 0
@@ -195,17 +316,23 @@ class Regex(Metric):
                 raise MetricConfigError(f"unknown regex flag {letter!r}; use i, m or s")
             flags |= self._FLAGS[letter]
         self._flags = flags
-        self._pattern = self._compile(self.value) if self.value is not None else None
+        timeout = self.config.get("timeout", 1.0)
+        if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not 0 < timeout <= 3600:
+            raise MetricConfigError(f"config.timeout must be a number of seconds in (0, 3600], got {timeout!r}")
+        self._timeout = float(timeout)
+        self._pattern = compile_pattern(self.value, flags) if self.value is not None else None
 
-    def _compile(self, pattern: Any) -> re.Pattern[str]:
-        try:
-            return re.compile(str(pattern), self._flags)
-        except re.error as exc:
-            raise MetricConfigError(f"invalid regular expression {pattern!r}: {exc}") from exc
+    def check_expected(self, expected: Any) -> None:
+        compile_pattern(expected, self._flags)
 
     def evaluate(self, case, trace, outcome) -> MetricResult:
-        pattern = self._pattern or self._compile(case.expected_output)
-        match = pattern.search(outcome.output)
+        pattern = self._pattern or compile_pattern(case.expected_output, self._flags)
+        try:
+            match = pattern.search(outcome.output, timeout=self._timeout)
+        except TimeoutError:
+            raise RegexTimeout(f"regex {_preview(pattern.pattern)} ran past its {self._timeout:g} s budget on a "
+                               f"{len(outcome.output):,}-character output (catastrophic backtracking); make nested "
+                               f"repetitions possessive (a++) or atomic ((?>…)), or raise config.timeout") from None
         if match:
             return self.result(1.0, passed=True, reason=f"/{pattern.pattern}/ matched",
                                detail={"match": match.group(0)[:200], "span": list(match.span())})

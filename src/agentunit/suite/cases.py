@@ -196,6 +196,10 @@ def parse_metric_list(entries: Any, where: Where, keys: tuple[Any, ...], problem
     return [m for m in built if m is not None]
 
 
+def _no_check(expected: Any) -> None:
+    """Metrics that do not define ``check_expected`` accept any expected output."""
+
+
 def _identity(metric: Any) -> tuple[str, bool]:
     """Which metric this is, whatever name it was asked for by (a case's entry replaces the suite's)."""
     info = getattr(metric, "info", None)
@@ -242,10 +246,18 @@ def build_case(
     expected_output = data.get("expected_output")
     for metric in metrics:
         info = getattr(metric, "info", None)
-        if info is not None and info.value == "required" and getattr(metric, "value", None) is None \
-                and expected_output is None:
-            problems.error(f"metric {info.name!r} needs a value", where.at("metrics"), file=where.file,
-                           line=where.line, suggestion="give it `value:` or give the case `expected_output:`")
+        if info is None or info.value == "none" or getattr(metric, "value", None) is not None:
+            continue
+        if expected_output is None:
+            if info.value == "required":
+                problems.error(f"metric {info.name!r} needs a value", where.at("metrics"), file=where.file,
+                               line=where.line, suggestion="give it `value:` or give the case `expected_output:`")
+            continue
+        try:  # the expected output stands in for the metric's value: check it as the value is checked
+            getattr(metric, "check_expected", _no_check)(expected_output)
+        except MetricConfigError as exc:
+            problems.error(f"{exc} (used by {info.name!r} as its value)", where.at("expected_output"),
+                           file=where.file, line=where.line)
     if len(problems.errors) > before:
         return None
     output = data.get("output")

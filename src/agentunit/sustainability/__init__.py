@@ -3,8 +3,8 @@
     from agentunit.sustainability.metrics import EnergyMetric, CarbonMetric, ResourceUtilizationMetric
 """
 
-from agentunit.sustainability.meter import ResourceMeter, ResourceUsage, measure_call
+from agentunit.sustainability.meter import REMOTE_SCOPE, ResourceMeter, ResourceUsage, measure_call, measured_elsewhere
 from agentunit.sustainability.metrics import CarbonMetric, EnergyMetric, ResourceUtilizationMetric
 
-__all__ = ["CarbonMetric", "EnergyMetric", "ResourceMeter", "ResourceUsage", "ResourceUtilizationMetric",
-           "measure_call"]
+__all__ = ["REMOTE_SCOPE", "CarbonMetric", "EnergyMetric", "ResourceMeter", "ResourceUsage",
+           "ResourceUtilizationMetric", "measure_call", "measured_elsewhere"]

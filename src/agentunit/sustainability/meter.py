@@ -13,8 +13,9 @@ Sources, best first, and named in every measurement so a reader knows what the f
   ``trusys.resources``) — the only meaningful source for a remote HTTP target.
 
 The process tree is agentunit and its children (Python and command targets run there); an HTTP
-server elsewhere is not in it, and the measurement says so. With concurrent cases the process-wide
-figures include the other calls' work; ``concurrent_calls`` records how many were in flight.
+server elsewhere is not in it, and the measurement's scope says so (``REMOTE_SCOPE``). With
+concurrent cases the process-wide figures include the other calls' work; ``concurrent_calls``
+records how many were in flight.
 """
 
 from __future__ import annotations
@@ -28,6 +29,9 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 DEFAULT_CPU_TDP_WATTS = 85.0
+# The scope of a measurement whose call was answered by a server outside agentunit's process tree
+# (http and openai targets): the figures are then the client's, not the call's.
+REMOTE_SCOPE = "agentunit process tree (the HTTP server answering the call is not in it)"
 MEMORY_WATTS_PER_GB = 0.375
 _RAPL_GLOB = "/sys/class/powercap/intel-rapl:*/energy_uj"
 
@@ -75,6 +79,11 @@ class ResourceUsage:
         data = asdict(self)
         data.update(energy_kwh=self.energy_kwh, cpu_percent=self.cpu_percent)
         return data
+
+
+def measured_elsewhere(resources: dict[str, Any]) -> bool:
+    """Whether a measurement (``ResourceUsage.to_dict()``) says the call's work ran outside it."""
+    return resources.get("scope") == REMOTE_SCOPE
 
 
 def _rapl_files() -> list[str]:
