@@ -308,3 +308,82 @@ def test_a_results_database_that_cannot_be_opened_is_a_usage_error(tmp_path):
     assert result.exit_code == 0  # missing folders are created
     assert blocked.exit_code == 2 and "Traceback" not in blocked.output
     assert blocked.stderr.startswith(f"error: cannot open the results database {tmp_path / 'file' / 'r.db'}:")
+
+
+class _MarkedJudge:
+    """An OpenAI-compatible judge whose P(PASS) is the ``[p=…]`` written in the response it judges."""
+
+    def __init__(self):
+        import re
+
+        from tests.judges.test_service import ScriptedJudge, _completion
+
+        class Judge(ScriptedJudge):
+            def answer(self, body):
+                found = re.search(r"\[p=([0-9.]+)\]", body["messages"][-1]["content"])
+                p = float(found.group(1)) if found else 0.5
+                top = [("PASS", p), ("FAIL", 1 - p)] if p >= 0.5 else [("FAIL", 1 - p), ("PASS", p)]
+                return _completion(top[0][0], top, {"prompt_tokens": 20, "completion_tokens": 1})
+
+        self.judge = Judge()
+
+    def suite(self, path, cases, **extra):
+        return write_suite(path, {"name": "support", "judge": {"provider": "openai", "base_url": self.judge.url,
+                                                              "model": "marked"}, "cases": cases, **extra})
+
+
+def _labelled_cases():
+    rows = [("a", 0.9, True), ("b", 0.6, True), ("c", 0.55, False), ("d", 0.2, False), ("e", 0.7, False)]
+    return [{"id": i, "prompt": "Where is my parcel?", "output": f"It arrives Monday. [p={p}]", "expected_pass": h,
+             "metrics": [{"metric": "llm-rubric", "value": "Gives a delivery date"}]} for i, p, h in rows]
+
+
+def test_calibrate_reports_writes_thresholds_and_later_runs_use_them(tmp_path):
+    marked = _MarkedJudge()
+    try:
+        suite = marked.suite(tmp_path / "suite.json", _labelled_cases())
+        db, cal = str(tmp_path / "r.db"), tmp_path / "cal.json"
+        proc = run_cli("calibrate", str(suite), "--db", db, "--json", "--write", str(cal))
+        assert proc.returncode == 0, proc.stderr
+        report = json.loads(proc.stdout)
+        (metric,) = report["metrics"]
+        assert metric["metric"] == "llm-rubric" and (metric["positives"], metric["negatives"]) == (2, 3)
+        assert report["judge"]["model"] == "marked" and report["written"]["metrics"] == ["llm-rubric"]
+        assert report["judge_usage"]["calls"] == len(marked.judge.requests) > 0
+        written = json.loads(cal.read_text())
+        fitted = written["metrics"]["llm-rubric"]["threshold"]
+        assert written["judge"]["model"] == "marked" and fitted == metric["best_threshold"]["threshold"]
+
+        calls = len(marked.judge.requests)
+        proc = run_cli("calibrate", str(suite), "--db", db)  # the same database: every judge call is cached
+        assert proc.returncode == 0 and "judge calls 0, cache hits" in proc.stdout
+        assert "llm-rubric  n=5 (2 pass / 3 fail by the human verdicts)" in proc.stdout
+        assert len(marked.judge.requests) == calls
+
+        out = tmp_path / "out.json"
+        run_cli("run", str(suite), "--db", db, "--calibration", str(cal), "-o", str(out), "-q")
+        results = [c["metrics"][0] for c in json.loads(out.read_text())["cases"]]
+        assert {(m["threshold"], m["detail"]["threshold_source"]) for m in results} == {(fitted, str(cal))}
+        # The same file through the suite's own `calibration:` key (relative to the suite file).
+        suite = marked.suite(tmp_path / "suite.json", _labelled_cases(), calibration="cal.json")
+        run_cli("run", str(suite), "--db", db, "-o", str(out), "-q")
+        assert {m["metrics"][0]["threshold"] for m in json.loads(out.read_text())["cases"]} == {fitted}
+    finally:
+        marked.judge.close()
+
+
+def test_calibrate_usage_errors_exit_2_and_never_overwrite_a_foreign_file(tmp_path):
+    suite = write_suite(tmp_path / "s.json", {"name": "s", "cases": [
+        {"id": "a", "output": "x", "metrics": [{"metric": "llm-rubric", "value": "r"}]}]})
+    proc = run_cli("calibrate", str(suite), "--db", str(tmp_path / "r.db"))
+    assert proc.returncode == 2 and "no human verdicts on judge-backed metrics" in proc.stderr
+    labels = tmp_path / "labels.jsonl"
+    labels.write_text('{"id": "a", "expected_pass": true}\n{"id": "zz", "expected_pass": false}\n')
+    proc = run_cli("calibrate", str(suite), "--labels", str(labels), "--db", str(tmp_path / "r.db"))
+    assert proc.returncode == 2 and f"{labels}:2: id: no case with id 'zz' in the suite" in proc.stderr
+    notes = tmp_path / "notes.json"
+    notes.write_text('{"mine": true}')
+    proc = run_cli("calibrate", str(suite), "--labels", str(labels), "--write", str(notes))
+    assert proc.returncode == 2 and "--write updates a calibration file" in proc.stderr
+    assert notes.read_text() == '{"mine": true}'
+    assert "Traceback" not in proc.stderr

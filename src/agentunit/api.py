@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import warnings
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -77,6 +78,7 @@ def evaluate(
     name: str = "evaluate",
     judge: dict[str, Any] | Any = None,
     allow_unmeasured: bool = False,
+    calibration: str | Path | None = None,
 ) -> RunResult:
     """Run a suite (a file path, a suite dict or a Suite) or a list of cases, and return the results.
 
@@ -91,14 +93,32 @@ def evaluate(
         judge: a judge config (``{"provider": "openai", ...}``) replacing the suite's, or a JudgeService.
         allow_unmeasured: cases where no metric gave a verdict do not fail the run (they are still
             counted as unmeasured, never as passed); also the suite option ``allow_unmeasured``.
+        calibration: a calibration file (``agentunit calibrate --write``) replacing the suite's
+            ``calibration:``; applied when it was fitted with the run's judge, else a warning says so.
     """
     built = _build_suite(suite, cases, metrics, name)
-    built.validate(require_target=target is None)
     service = None
     if isinstance(judge, dict):
         built.judge = judge
     elif judge is not None:
         service = judge
+        built.judge_description = service.provider.describe()
+    if calibration is not None:
+        from agentunit.calibration.fit import CalibrationFileError, read_calibration
+
+        if built.prebuilt_cases is not None:
+            raise TypeError("calibration= sets the thresholds of a suite's metric entries: give a suite file, a "
+                            "suite dict or case dicts, not DatasetCase objects")
+
+        try:
+            built.use_calibration(read_calibration(calibration), str(calibration))
+        except CalibrationFileError as exc:
+            raise CalibrationFileError(f"{calibration}:{exc.line or 1}: {exc}", line=exc.line,
+                                       key_path=exc.key_path) from None
+    built.validate(require_target=target is None)
+    note = built.calibration_note()
+    if note:
+        warnings.warn(note, stacklevel=2)
     target_obj = _target(target, built)
     store = Store(db)
     options = RunOptions(concurrency=concurrency, repeat=repeat, timeout=timeout, cache=cache, filter=filter,

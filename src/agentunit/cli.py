@@ -1,8 +1,9 @@
-"""The ``agentunit`` command line: run, metrics.
+"""The ``agentunit`` command line: run, calibrate, metrics, models.
 
 Exit codes (contract): 0 every case passed · 1 some case failed or errored · 2 bad usage or an
-invalid suite (the message names file:line). Built on click (what typer wraps) directly: the newest
-typer builds pydantic validators per option, which tripled start-up time.
+invalid suite (the message names file:line); ``calibrate`` reports and does not gate: 0 when it ran.
+Built on click (what typer wraps) directly: the newest typer builds pydantic validators per option,
+which tripled start-up time.
 """
 
 from __future__ import annotations
@@ -70,9 +71,12 @@ _COUNT = click.IntRange(min=1, max=2**63 - 1)  # stored as SQLite integers
               help="Cases no metric could measure do not fail the run (they are still counted as unmeasured).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary.")
 @click.option("--dry-run", is_flag=True, help="Count the target and judge calls (and tokens) a run would make.")
+@click.option("--calibration", type=click.Path(dir_okay=False, path_type=Path),
+              help="Fitted thresholds from `agentunit calibrate --write` (instead of the suite's `calibration:`).")
 def run(suite: Path | None, jobs: int | None, repeat: int | None, no_cache: bool, resume: str | None, db: Path,
         output: Path | None, junit: Path | None, markdown: Path | None, html: Path | None,
-        filter_: str | None, timeout: float | None, allow_unmeasured: bool, quiet: bool, dry_run: bool) -> None:
+        filter_: str | None, timeout: float | None, allow_unmeasured: bool, quiet: bool, dry_run: bool,
+        calibration: Path | None) -> None:
     """Run SUITE against its target, store the results, write reports; exit 0/1/2."""
     from agentunit.core.engine import Engine, RunOptions
     from agentunit.store.sqlite import Store
@@ -94,7 +98,7 @@ def run(suite: Path | None, jobs: int | None, repeat: int | None, no_cache: bool
     if suite is None:
         raise _fail_usage("missing SUITE (a .yaml or .json suite file)")
     try:
-        loaded = load_suite(suite)
+        loaded = load_suite(suite, calibration=calibration)
         total = loaded.validate(require_target=True)
         for warning in loaded.problems.warning_texts():
             sys.stderr.write(warning + "\n")
@@ -138,6 +142,106 @@ def run(suite: Path | None, jobs: int | None, repeat: int | None, no_cache: bool
     if result.status == "interrupted":
         raise click.exceptions.Exit(130)
     raise click.exceptions.Exit(result.exit_code)
+
+
+@app.command()
+@click.argument("suite", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--labels", type=click.Path(dir_okay=False, path_type=Path),
+              help="Human verdicts: a .jsonl or .csv file with id, metric (optional) and expected_pass.")
+@click.option("--db", type=click.Path(dir_okay=False, path_type=Path), default=Path(".agentunit/agentunit.db"),
+              show_default=True, help="Results database (its judge cache makes a rerun free).")
+@click.option("-j", "--jobs", "--concurrency", "jobs", type=_COUNT, default=None,
+              help="Cases in flight at once (default 8).")
+@click.option("--metric", "metric_names", multiple=True, metavar="NAME",
+              help="Only this judge metric (its label or name); repeat for more.")
+@click.option("--write", "write_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the fitted thresholds to this calibration file.")
+@click.option("--worst", type=click.IntRange(0, 1000), default=5, show_default=True,
+              help="Disagreements to show per metric.")
+@click.option("--timeout", type=_Seconds(), help="Seconds per case: the target call and metrics, judge calls included.")
+@click.option("--json", "as_json", is_flag=True, help="Print the JSON document (docs/calibration.md).")
+def calibrate(suite: Path, labels: Path | None, db: Path, jobs: int | None, metric_names: tuple[str, ...],
+              write_path: Path | None, worst: int, timeout: float | None, as_json: bool) -> None:
+    """Measure the judge's agreement with human verdicts per judge metric, and fit thresholds; exit 0/2."""
+    import json
+
+    from agentunit.calibration import calibrate as run_calibration
+    from agentunit.calibration import read_labels, select_labelled
+    from agentunit.calibration.report import render_text, report_dict
+    from agentunit.core.engine import RunOptions
+    from agentunit.store.sqlite import Store
+    from agentunit.suite.loader import load_suite
+
+    existing = _existing_calibration(write_path)
+    try:
+        loaded = load_suite(suite)
+        loaded.validate(require_target=True)
+        for warning in loaded.problems.warning_texts():
+            sys.stderr.write(warning + "\n")
+        rows = read_labels(labels) if labels is not None else []
+        labelled = select_labelled(loaded, rows, metric_names)
+        target = loaded.build_target()
+    except SuiteError as exc:
+        for problem in exc.problems:
+            sys.stderr.write(f"{problem}\n")
+        raise click.exceptions.Exit(EXIT_USAGE) from None
+    except AgentUnitError as exc:
+        raise _fail_usage(str(exc)) from None
+    except Exception as exc:  # an input no check foresaw: still a one-line answer, never a traceback
+        raise _fail_usage(f"{suite}: cannot load the suite: {type(exc).__name__}: {exc}") from None
+    try:
+        store = Store(db)
+    except Exception as exc:  # sqlite3 and file-system errors: a bad --db is a usage problem
+        raise _fail_usage(f"cannot open the results database {db}: {type(exc).__name__}: {exc}") from None
+    options = RunOptions(concurrency=jobs or loaded.options.get("concurrency", 8), timeout=timeout,
+                         cache=loaded.options.get("cache", True))
+    show = not as_json and sys.stderr.isatty()
+    try:
+        result = run_calibration(loaded, store, options, labelled, target=target, worst=worst,
+                                 execute=lambda engine: _execute(engine, len(labelled.cases), show_progress=show))
+    except KeyboardInterrupt:
+        store.close()
+        sys.stderr.write("interrupted; the judge calls made so far are cached in the database\n")
+        raise click.exceptions.Exit(130) from None
+    except AgentUnitError as exc:
+        store.close()
+        raise _fail_usage(str(exc)) from None
+    store.close()
+    written = _write_calibration(write_path, existing, result) if write_path is not None else None
+    sys.stdout.write((json.dumps(report_dict(result, written), indent=2, ensure_ascii=False) if as_json
+                      else render_text(result, written)) + "\n")
+    raise click.exceptions.Exit(EXIT_OK)
+
+
+def _existing_calibration(path: Path | None) -> Any:
+    """The calibration file ``--write`` would update (None when absent); a file there that is not one
+    is a usage error, checked before anything runs, so nothing is overwritten by mistake."""
+    from agentunit.calibration import CalibrationFileError, read_calibration
+
+    if path is None or not path.exists():
+        return None
+    try:
+        return read_calibration(path)
+    except CalibrationFileError as exc:
+        raise _fail_usage(f"{path}:{exc.line or 1}: {exc} — --write updates a calibration file; "
+                          "choose a new path or remove this file") from None
+
+
+def _write_calibration(path: Path, existing: Any, result: Any) -> dict[str, Any]:
+    from agentunit.calibration import fitted_thresholds, write_calibration
+    from agentunit.calibration.fit import merged
+
+    fitted = fitted_thresholds(result.agreements)
+    not_fitted = [a.metric for a in result.agreements if a.metric not in fitted]
+    if not fitted:
+        return {"path": None, "metrics": [], "kept": [], "not_fitted": not_fitted}
+    calibration, kept = merged(existing, result.judge, fitted)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_calibration(path, calibration)
+    except OSError as exc:
+        raise _fail_usage(f"cannot write {path}: {exc.strerror or exc}") from None
+    return {"path": str(path), "metrics": sorted(fitted), "kept": kept, "not_fitted": not_fitted}
 
 
 def _execute(engine: Any, total: int, show_progress: bool) -> Any:

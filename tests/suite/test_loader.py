@@ -297,8 +297,8 @@ def test_case_field_types_are_checked_with_their_location(tmp_path):
 def test_every_problem_in_a_file_names_a_line_and_prints_on_one_line(tmp_path):
     path = _write(tmp_path, "s.yaml", 'target: {type: echo}\ncases: [{output: x}]\n"\\e[2Jkey": 1\n')
     assert _problems(path) == [
-        f"{path}:3: \\x1b[2Jkey: unknown suite field '\\x1b[2Jkey' — allowed: cases, cases_file, defaults, "
-        "description, judge, metrics, name, options, prompt, target, tests"]
+        f"{path}:3: \\x1b[2Jkey: unknown suite field '\\x1b[2Jkey' — allowed: calibration, cases, cases_file, "
+        "defaults, description, judge, metrics, name, options, prompt, target, tests"]
     path = _write(tmp_path, "t.yaml", "target: {type: echo}\n")
     assert _problems(path) == [f"{path}:1: the suite has no cases — add `cases:` or `cases_file:`"]
 

@@ -8,6 +8,7 @@ suite-level ``prompt:``) are rendered, over the case's ``vars`` (whose values ar
 from __future__ import annotations
 
 import json
+import weakref
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,20 +17,22 @@ from agentunit.datasets.base import DatasetCase
 from agentunit.errors import MetricConfigError
 from agentunit.metrics import create_metric, metric_name_and_label
 from agentunit.metrics.registry import UnknownMetricError, lookup, normalize
-from agentunit.suite.fields import by_type, check_fields, integer, list_of, mapping, number, shown, text
+from agentunit.suite.fields import boolean, by_type, check_fields, integer, list_of, mapping, number, shown, text
 from agentunit.suite.problems import Problems
 
 CASE_KEYS = frozenset({
     "id", "prompt", "query", "input", "vars", "expected_output", "expcted_output", "context", "metrics",
     "assert", "value", "output", "tools", "expected_tools", "plan", "conversation", "role", "rules",
-    "metadata", "threshold", "description",
+    "metadata", "threshold", "description", "expected_pass",
 })
 METRIC_KEYS = frozenset({"metric", "type", "value", "expected_output", "expcted_output", "threshold",
-                         "weight", "config", "label", "assert", "metrics"})
+                         "weight", "config", "label", "assert", "metrics", "expected_pass"})
 MISSPELLED_EXPECTED = "expcted_output"
 PROMPT_KEYS = ("prompt", "query", "input")
 _METRIC_CACHE: dict[tuple[Any, ...], Any] = {}
 _METRIC_CACHE_LIMIT = 4096
+# Metric instances built from an entry without `threshold:`: a calibration file may set theirs.
+_THRESHOLD_DEFAULTED: weakref.WeakSet[Any] = weakref.WeakSet()
 
 
 def _turn(value: Any) -> str | None:
@@ -64,8 +67,27 @@ CASE_FIELDS = {
     "role": text(),
     "description": text(),
     "metadata": mapping(),
+    "expected_pass": boolean(),
 }
-METRIC_FIELDS = {"threshold": number(), "weight": number(0), "config": mapping(), "label": text()}
+METRIC_FIELDS = {"threshold": number(), "weight": number(0), "config": mapping(), "label": text(),
+                 "expected_pass": boolean()}
+
+
+@dataclass(frozen=True, slots=True)
+class HumanVerdicts:
+    """A case's human verdicts (``expected_pass``) for calibration: the case's own, applying to each
+    judge-backed metric, and one per metric of the case (in ``case.metrics`` order; None: not given)."""
+
+    case: bool | None
+    metrics: tuple[bool | None, ...]
+
+
+def threshold_defaulted(metric: Any) -> bool:
+    """True for a metric built from a suite entry that gave no ``threshold``."""
+    try:
+        return metric in _THRESHOLD_DEFAULTED
+    except TypeError:  # an unhashable user metric
+        return False
 
 
 @dataclass(slots=True)
@@ -84,8 +106,12 @@ class Where:
         return (*self.key_path, *keys)
 
 
-def parse_metric_entry(entry: Any, where: Where, keys: tuple[Any, ...], problems: Problems) -> Any | None:
-    """Build one metric from ``name`` or ``{metric, value|expected_output, threshold, weight, config}``."""
+def parse_metric_entry(entry: Any, where: Where, keys: tuple[Any, ...], problems: Problems, *,
+                       labelled: bool = False) -> Any | None:
+    """Build one metric from ``name`` or ``{metric, value|expected_output, threshold, weight, config}``.
+
+    ``labelled``: the entry belongs to one case, so it may carry a human verdict (``expected_pass``).
+    """
     path = where.at(*keys)
     label = None
     if isinstance(entry, str):
@@ -130,6 +156,8 @@ def parse_metric_entry(entry: Any, where: Where, keys: tuple[Any, ...], problems
         problems.error(f"only assert-set takes `{child_key}:`", (*path, child_key), file=where.file,
                        line=where.line)
         ok = False
+    if "expected_pass" in spec and not _verdict_allowed(spec, info, labelled, where, path, problems):
+        ok = False
     if value is not None and info.value == "none":
         hint = f"did you mean threshold: {value}?" if info.kind == "raw" else "remove the value"
         problems.error(f"metric {info.name!r} takes no value", (*path, "value"), file=where.file,
@@ -147,6 +175,23 @@ def parse_metric_entry(entry: Any, where: Where, keys: tuple[Any, ...], problems
         problems.error(f"cannot build metric {name!r}: {type(exc).__name__}: {exc}", path, file=where.file,
                        line=where.line)
     return None
+
+
+def _verdict_allowed(spec: dict[str, Any], info: Any, labelled: bool, where: Where, path: tuple[Any, ...],
+                     problems: Problems) -> bool:
+    """``expected_pass`` labels one case's judge-backed metric: anywhere else it is a mistake."""
+    at = (*path, "expected_pass")
+    if not labelled:
+        problems.error("expected_pass is a human verdict on one case: it cannot go on a suite-wide or nested metric",
+                       at, file=where.file, line=where.line,
+                       suggestion="put `expected_pass:` on the case, or on a metric entry of the case")
+        return False
+    if info.model != "judge" and isinstance(spec["expected_pass"], bool):
+        problems.error(f"expected_pass labels a judge-backed metric for `agentunit calibrate`; {info.name!r} does "
+                       "not use the judge", at, file=where.file, line=where.line,
+                       suggestion="remove it, or put it on a judge metric (llm-rubric, factuality, g-eval, …)")
+        return False
+    return True
 
 
 def _config_field(message: str) -> str:
@@ -174,6 +219,11 @@ def _cached_metric(name: str, value: Any, threshold: Any, weight: Any, config: A
             _METRIC_CACHE.clear()
         metric = create_metric(name, value=value, threshold=threshold, config=config, weight=weight, label=label)
         _METRIC_CACHE[key] = metric
+        if threshold is None:
+            try:
+                _THRESHOLD_DEFAULTED.add(metric)
+            except TypeError:  # an unhashable user metric keeps its own threshold
+                pass
     return metric
 
 
@@ -183,7 +233,8 @@ def _freeze(value: Any) -> Any:
     return (type(value).__name__, value)
 
 
-def parse_metric_list(entries: Any, where: Where, keys: tuple[Any, ...], problems: Problems) -> list[Any]:
+def parse_metric_list(entries: Any, where: Where, keys: tuple[Any, ...], problems: Problems, *,
+                      labelled: bool = False) -> list[Any]:
     if entries is None:
         return []
     if isinstance(entries, (str, dict)):
@@ -192,7 +243,7 @@ def parse_metric_list(entries: Any, where: Where, keys: tuple[Any, ...], problem
         problems.error(f"metrics must be a list, got {shown(entries)}", where.at(*keys), file=where.file,
                        line=where.line)
         return []
-    built = (parse_metric_entry(e, where, (*keys, i), problems) for i, e in enumerate(entries))
+    built = (parse_metric_entry(e, where, (*keys, i), problems, labelled=labelled) for i, e in enumerate(entries))
     return [m for m in built if m is not None]
 
 
@@ -217,10 +268,13 @@ def build_case(
     inherited_metrics: list[Any],
     prompt_template: str | None,
     problems: Problems,
+    verdicts: dict[str, HumanVerdicts] | None = None,
 ) -> DatasetCase | None:
     """Validate one raw case, merge defaults, make its prompt and build its metrics.
 
     The fields of ``raw`` are checked here; the defaults were checked once, where the suite wrote them.
+    A case carrying human verdicts (``expected_pass`` on the case or its metric entries) has them
+    recorded in ``verdicts`` under its id.
     """
     if not isinstance(raw, dict):
         problems.error(f"a case must be an object, got {shown(raw)}", where.key_path, file=where.file,
@@ -236,7 +290,7 @@ def build_case(
         data.setdefault("expected_output", raw[MISSPELLED_EXPECTED])
     case_id = str(data.get("id", f"case-{index}"))
     variables = {**_as_dict(defaults.get("vars")), **_as_dict(data.get("vars"))}
-    metrics = _case_metrics(raw, where, problems)
+    metrics, own_verdicts = _case_metrics(raw, where, problems)
     names = {_identity(m) for m in metrics}
     inherited = [m for m in inherited_metrics if _identity(m) not in names]
     metrics = inherited + metrics
@@ -260,6 +314,9 @@ def build_case(
                            file=where.file, line=where.line)
     if len(problems.errors) > before:
         return None
+    case_verdict = raw.get("expected_pass")
+    if verdicts is not None and (case_verdict is not None or any(v is not None for v in own_verdicts)):
+        verdicts[case_id] = HumanVerdicts(case_verdict, (None,) * len(inherited) + tuple(own_verdicts))
     output = data.get("output")
     if output is not None and not isinstance(output, str):
         output = json.dumps(output, ensure_ascii=False)
@@ -272,21 +329,28 @@ def build_case(
     )
 
 
-def _case_metrics(raw: dict[str, Any], where: Where, problems: Problems) -> list[Any]:
+def _case_metrics(raw: dict[str, Any], where: Where, problems: Problems) -> tuple[list[Any], list[bool | None]]:
+    """The case's own metrics and, aligned with them, each entry's ``expected_pass`` (None: not given).
+
+    The two lists line up whenever no problem was recorded (a failed entry makes the case invalid).
+    """
     metrics: list[Any] = []
-    for key in ("metrics", "assert"):
-        if key in raw:
-            metrics += parse_metric_list(raw[key], where, (key,), problems)
+    verdicts: list[bool | None] = []
+    lists = [(raw[key], (key,)) for key in ("metrics", "assert") if key in raw]
     value = raw.get("value")
     if value is not None:
         if isinstance(value, dict) and "metrics" in value:
             problems.unknown_keys(value, ("metrics",), where.at("value"), "case value", file=where.file,
                                   line=where.line)
-            metrics += parse_metric_list(value["metrics"], where, ("value", "metrics"), problems)
+            lists.append((value["metrics"], ("value", "metrics")))
         else:
             problems.error("a case 'value' must be {metrics: [...]}", where.at("value"), file=where.file,
                            line=where.line, suggestion="put expected answers in 'expected_output'")
-    return metrics
+    for entries, keys in lists:
+        metrics += parse_metric_list(entries, where, keys, problems, labelled=True)
+        for entry in entries if isinstance(entries, list) else [entries]:
+            verdicts.append(entry.get("expected_pass") if isinstance(entry, dict) else None)
+    return metrics, verdicts
 
 
 def _prompt(data: dict[str, Any], raw: dict[str, Any], template: str | None, variables: dict[str, Any],

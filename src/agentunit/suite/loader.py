@@ -37,8 +37,9 @@ from agentunit.suite.problems import Problems
 from agentunit.suite.sources import DocumentError, parse_document
 
 SUITE_KEYS = ("name", "description", "target", "judge", "defaults", "metrics", "options", "prompt",
-              "cases", "cases_file", "tests")
-SUITE_FIELDS: dict[str, Check] = {"name": scalar(), "description": text(), "prompt": template()}
+              "cases", "cases_file", "tests", "calibration")
+SUITE_FIELDS: dict[str, Check] = {"name": scalar(), "description": text(), "prompt": template(),
+                                  "calibration": text(nonblank=True)}
 OPTION_FIELDS: dict[str, Check] = {"concurrency": integer(1), "timeout": number(above=0), "repeat": integer(1),
                                    "cache": boolean(), "allow_unmeasured": boolean()}
 OPTION_KEYS = tuple(OPTION_FIELDS)
@@ -81,8 +82,12 @@ TARGET_FIELDS: dict[str, tuple[tuple[str, ...], dict[str, Check]]] = {
 _COMMON_TARGET_FIELDS: dict[str, Check] = {"timeout": number(above=0), "cache": boolean()}
 
 
-def load_suite(path: str | Path) -> Suite:
-    """Read and check a suite file (YAML or JSON). Raises SuiteError with file:line problems."""
+def load_suite(path: str | Path, *, calibration: str | Path | None = None) -> Suite:
+    """Read and check a suite file (YAML or JSON). Raises SuiteError with file:line problems.
+
+    ``calibration``: a calibration file to use instead of the suite's ``calibration:`` (``run
+    --calibration``), relative to the working directory.
+    """
     path = Path(path)
     file = str(path)
     try:
@@ -100,11 +105,12 @@ def load_suite(path: str | Path) -> Suite:
         data = parse_document(text_, is_json=path.suffix.lower() == ".json")
     except DocumentError as exc:
         raise SuiteError([Problem(str(exc), file=file, line=exc.line)]) from None
-    return suite_from_dict(data, path=path)
+    return suite_from_dict(data, path=path, calibration=calibration)
 
 
-def suite_from_dict(data: Any, path: Path | None = None) -> Suite:
-    """Build a Suite from decoded suite data; ``path`` locates problems and relative cases files."""
+def suite_from_dict(data: Any, path: Path | None = None, *, calibration: str | Path | None = None) -> Suite:
+    """Build a Suite from decoded suite data; ``path`` locates problems and relative cases and calibration
+    files. ``calibration`` (relative to the working directory) replaces the suite's ``calibration:``."""
     file = str(path) if path else None
     problems = Problems(file=file)
     if not isinstance(data, dict):
@@ -133,7 +139,31 @@ def suite_from_dict(data: Any, path: Path | None = None) -> Suite:
     suite.case_files = _case_files(data.get("cases_file"), path, problems)
     if not suite.inline_cases and not suite.case_files and "cases" not in data:
         problems.error("the suite has no cases", (), suggestion="add `cases:` or `cases_file:`")
+    if calibration is not None:
+        _use_calibration(suite, Path(calibration), str(calibration), None, problems)
+    elif fields_ok and data.get("calibration") is not None:
+        given = data["calibration"]
+        base = path.parent if path else Path.cwd()
+        _use_calibration(suite, base / given if not Path(given).is_absolute() else Path(given), given,
+                         ("calibration",), problems)
     return suite
+
+
+def _use_calibration(suite: Suite, file: Path, source: str, key: tuple[str, ...] | None, problems: Problems) -> None:
+    """Read a calibration file for the suite; a file that cannot be used is a problem at the suite's
+    ``calibration:`` (``key``), or at the file itself when the command line named it."""
+    from agentunit.calibration.fit import CalibrationFileError, read_calibration
+
+    try:
+        suite.use_calibration(read_calibration(file), source)
+    except CalibrationFileError as exc:
+        hint = "write it with `agentunit calibrate SUITE --write FILE`"
+        if key is not None:
+            problems.error(f"{exc} ({source[:200]!r}, line {exc.line or 1})", key, suggestion=hint)
+        else:
+            problems.error(str(exc), exc.key_path, file=str(file), line=exc.line or 1, suggestion=hint)
+    except (OSError, ValueError) as exc:  # a path the file system refuses (NUL byte, too long)
+        problems.error(f"calibration file {source[:200]!r} cannot be used: {exc}", key or ())
 
 
 def check_target(target: Any, problems: Problems) -> dict[str, Any] | None:
@@ -220,7 +250,11 @@ def _defaults(defaults: Any, file: str | None, problems: Problems) -> dict[str, 
     if not isinstance(defaults, dict):
         problems.error(f"defaults must be an object, got {shown(defaults)}", ("defaults",))
         return {}
-    problems.unknown_keys(defaults, CASE_KEYS - {"id"}, ("defaults",), "defaults")
+    if "expected_pass" in defaults:
+        problems.error("expected_pass is a human verdict on one case: it cannot be a default", ("defaults",
+                       "expected_pass"), suggestion="put `expected_pass:` on each case, or use --labels FILE")
+    problems.unknown_keys({k: v for k, v in defaults.items() if k != "expected_pass"}, CASE_KEYS - {"id"},
+                          ("defaults",), "defaults")
     if not check_fields(defaults, CASE_FIELDS, ("defaults",), problems, file=file):
         return {k: v for k, v in defaults.items() if k == "metrics"}
     return defaults

@@ -9,11 +9,13 @@ from typing import TYPE_CHECKING, Any
 
 from agentunit.datasets.base import DatasetCase
 from agentunit.errors import AgentUnitError, SuiteError
-from agentunit.suite.cases import Where, build_case
+from agentunit.suite.cases import HumanVerdicts, Where, build_case
 from agentunit.suite.problems import Problems
 from agentunit.suite.sources import RawCase, read_case_file
 
 if TYPE_CHECKING:
+    from agentunit.calibration.fit import Calibration
+    from agentunit.suite.calibrated import Calibrator
     from agentunit.targets.base import Target
 
 KEEP_VALIDATED_CASES = 20_000
@@ -25,6 +27,8 @@ class Suite:
 
     Cases stream from their sources on every ``iter_cases()`` (so a 100,000-line JSONL file is never
     held in memory); ``validate()`` reads them once and raises SuiteError listing every problem.
+    Human verdicts (``expected_pass``) met while reading cases are kept in ``verdicts`` by case id; a
+    calibration (``use_calibration``) sets the thresholds of judge-backed entries as cases are built.
     """
 
     name: str
@@ -43,7 +47,12 @@ class Suite:
     default_metrics: list[Any] = field(default_factory=list)
     problems: Problems = field(default_factory=Problems)
     case_count: int | None = None
+    verdicts: dict[str, HumanVerdicts] = field(default_factory=dict, repr=False)
+    calibration: Calibration | None = None
+    calibration_source: str | None = None
+    judge_description: dict[str, Any] | None = None  # the run's judge when it is not ``judge`` (a service)
     _validated: list[DatasetCase] | None = field(default=None, repr=False)
+    _calibrator: Calibrator | None = field(default=None, repr=False)
 
     @property
     def file(self) -> str | None:
@@ -72,12 +81,41 @@ class Suite:
                 yield case, None
             return
         inherited = self.suite_metrics + self.default_metrics
+        calibrator = self._active_calibrator()
         for index, raw in enumerate(self._raw_cases(), 1):
             where = Where(raw.file, raw.key_path, raw.line, from_data=raw.from_data)
             case = build_case(raw.data, index=index, where=where, defaults=self.defaults,
-                              inherited_metrics=inherited, prompt_template=self.prompt, problems=self.problems)
+                              inherited_metrics=inherited, prompt_template=self.prompt, problems=self.problems,
+                              verdicts=self.verdicts)
             if case is not None:
+                if calibrator is not None:
+                    case.metrics = calibrator.apply(case.metrics)
                 yield case, where
+
+    def use_calibration(self, calibration: Calibration | None, source: str | None = None) -> None:
+        """Use ``calibration`` (read from ``source``) for the cases built from now on; None: none."""
+        self.calibration, self.calibration_source = calibration, source
+        self._calibrator, self._validated = None, None
+
+    def calibration_note(self) -> str | None:
+        """Why the calibration was not applied to the cases built so far (None: applied, or none)."""
+        calibrator = self._calibrator
+        return calibrator.not_applied_reason() if calibrator is not None else None
+
+    def _active_calibrator(self) -> Calibrator | None:
+        """The calibrator for the current judge, made (and its not-applied warning given) once."""
+        if self.calibration is None:
+            return None
+        judge = self.judge_description or _describe(self.judge)
+        if self._calibrator is None or self._calibrator.judge != judge:
+            from agentunit.suite.calibrated import Calibrator
+
+            self._calibrator = Calibrator(self.calibration, self.calibration_source or "calibration", judge)
+            reason = self._calibrator.not_applied_reason()
+            if reason:
+                self.problems.warn(reason, ("calibration",) if self.file else (),
+                                   suggestion="run `agentunit calibrate` with this judge to fit its thresholds")
+        return self._calibrator
 
     def validate(self, *, require_target: bool = False) -> int:
         """Read every case once; raise SuiteError with all problems, else return the case count.
@@ -127,6 +165,16 @@ class Suite:
             problems = Problems(file=self.file)
             problems.error(f"cannot build the target: {message}", ("target", key))
             raise SuiteError(problems.resolve(problems.errors)) from None
+
+
+def _describe(judge: dict[str, Any]) -> dict[str, Any] | None:
+    """The judge's ``describe()`` (provider, model) without starting it; None when it cannot be built."""
+    from agentunit.judges.service import service_for
+
+    try:
+        return service_for(judge).provider.describe()
+    except Exception:  # a judge config the loader reported, or a provider that cannot start here
+        return None
 
 
 def _at(where: Where | None, key: str) -> dict[str, Any]:

@@ -24,6 +24,7 @@ from agentunit.suite.problems import Problems
 CASE_FILE_SUFFIXES = (".jsonl", ".csv", ".json", ".yaml", ".yml")
 MAX_CSV_FIELD_CHARS = 16 * 1024 * 1024  # a long document in one cell is a legitimate prompt
 _LONG_DIGITS = re.compile(r"\d{4000,}")
+BOOLEAN_CELLS = {"true": True, "false": False}
 
 
 @dataclass(slots=True)
@@ -125,7 +126,8 @@ def csv_row_to_case(row: dict[str, Any]) -> dict[str, Any]:
     ``context``, ``metrics``, ``expected_tools``, ``tools``, ``plan``, ``metadata``, ``conversation`` and
     ``vars`` cells holding
     JSON (starting with ``[`` or ``{``) are decoded; a plain ``metrics`` cell is a comma-separated
-    list of names; a plain ``context`` cell is one passage. A ``threshold`` cell is a number.
+    list of names; a plain ``context`` cell is one passage. A ``threshold`` cell is a number; an
+    ``expected_pass`` cell ``true``/``false`` (any case) is a boolean.
     """
     case: dict[str, Any] = {}
     variables: dict[str, Any] = {}
@@ -144,6 +146,8 @@ def csv_row_to_case(row: dict[str, Any]) -> dict[str, Any]:
             case[key] = [m.strip() for m in text.split(",") if m.strip()] if key == "metrics" else text
         elif key == "threshold":
             case[key] = _number_or_text(cell)
+        elif key == "expected_pass":
+            case[key] = BOOLEAN_CELLS.get(cell.strip().lower(), cell)
         elif key in CASE_KEYS:
             case[key] = cell
         else:
