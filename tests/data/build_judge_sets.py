@@ -1,8 +1,13 @@
 """Builds the labelled development sets for the judge metrics from facts.json and the style pairs
-below. Run from this folder: python build_judge_sets.py (the JSONL files are committed)."""
+below. Run from this folder: python build_judge_sets.py (the JSONL files are committed).
+
+Each row ends with its ``group`` (the question, or the rubric of a style pair: what its good and
+bad variants share) and its ``split`` = splits.split_of(file name, group)."""
 
 import json
 from pathlib import Path
+
+from splits import split_of
 
 HERE = Path(__file__).resolve().parent
 FACTS = json.loads((HERE / "facts.json").read_text())
@@ -40,10 +45,20 @@ STYLE = [
 
 
 def write(name: str, rows: list[dict]) -> None:
+    """Write rows as JSONL under tests/data (``name`` may hold a sub-folder) and print the counts."""
     with (HERE / name).open("w") as out:
         for row in rows:
             out.write(json.dumps(row, ensure_ascii=False) + "\n")
     print(name, len(rows), "rows,", sum(r["label"] for r in rows), "positive")
+
+
+def with_split(name: str, rows: list[dict]) -> list[dict]:
+    """Add ``group`` (the row's question, else its rubric or criteria) and ``split`` to each row."""
+    set_name = name.removesuffix(".jsonl")
+    for row in rows:
+        row["group"] = row.get("query") or row.get("rubric") or row["criteria"]
+        row["split"] = split_of(set_name, row["group"])
+    return rows
 
 
 def main() -> None:
@@ -55,7 +70,7 @@ def main() -> None:
     for text, good, bad in STYLE:
         rubric.append({"query": None, "output": good, "rubric": text, "label": 1})
         rubric.append({"query": None, "output": bad, "rubric": text, "label": 0})
-    write("llm_rubric_dev.jsonl", rubric)
+    write("llm_rubric_dev.jsonl", with_split("llm_rubric_dev.jsonl", rubric))
 
     factuality = []
     for question, right, wrong, extra in FACTS:
@@ -65,7 +80,7 @@ def main() -> None:
         factuality.append({"query": question, "reference": right, "output": wrong, "kind": "disagrees", "label": 0})
         factuality.append({"query": question, "reference": right, "output": f"{wrong} {extra}",
                            "kind": "disagrees+extra", "label": 0})
-    write("factuality_dev.jsonl", factuality)
+    write("factuality_dev.jsonl", with_split("factuality_dev.jsonl", factuality))
 
     geval = []
     for question, right, wrong, _ in FACTS:
@@ -75,7 +90,7 @@ def main() -> None:
     for text, good, bad in STYLE:
         geval.append({"query": None, "output": good, "criteria": text, "label": 1})
         geval.append({"query": None, "output": bad, "criteria": text, "label": 0})
-    write("g_eval_dev.jsonl", geval)
+    write("g_eval_dev.jsonl", with_split("g_eval_dev.jsonl", geval))
 
     invented = ["It was founded in 1732.", "It was designed by Marcus Holloway.", "About 4,500 people work there.",
                 "The Romans named it Veritas.", "It first happened in 1611.", "Professor Ingrid Vale confirmed it."]
@@ -91,7 +106,7 @@ def main() -> None:
             (f"{right} {made_up}", short, "unsupported-added", 0), (f"{right} {made_up}", long, "unsupported-long", 0),
         ]:
             rag.append({"query": question, "context": context, "output": output, "kind": kind, "label": label})
-    write("rag_dev.jsonl", rag)
+    write("rag_dev.jsonl", with_split("rag_dev.jsonl", rag))
 
     retrieval = []
     for index, (question, right, _, extra) in enumerate(FACTS):
@@ -101,7 +116,7 @@ def main() -> None:
                           "other_answer": other[1], "label": 1})
         retrieval.append({"query": question, "expected": right, "context": distractors, "output": other[1],
                           "other_answer": other[1], "label": 0})
-    write("retrieval_dev.jsonl", retrieval)
+    write("retrieval_dev.jsonl", with_split("retrieval_dev.jsonl", retrieval))
 
     # One sentence joining two claims: both grounded, or the second unsupported with no number or
     # name in it (so only a claim-level decision can catch it, not the deterministic evidence).
@@ -119,7 +134,7 @@ def main() -> None:
         compound.append({"query": question, "context": context,
                          "output": f"{head}, and {unsupported[index % len(unsupported)]}.",
                          "kind": "compound-unsupported", "label": 0})
-    write("rag_compound_dev.jsonl", compound)
+    write("rag_compound_dev.jsonl", with_split("rag_compound_dev.jsonl", compound))
 
     # The fact, and the fact negated: same words as the context plus "not" — lexical overlap is no help.
     negation = []
@@ -136,7 +151,7 @@ def main() -> None:
         negation.append({"query": question, "context": [right, extra], "output": right, "kind": "fact", "label": 1})
         negation.append({"query": question, "context": [right, extra], "output": negated, "kind": "negated",
                          "label": 0})
-    write("rag_negation_dev.jsonl", negation)
+    write("rag_negation_dev.jsonl", with_split("rag_negation_dev.jsonl", negation))
 
     # A detail of the context changed by one word or phrase (an antonym, a spelled-out number, another
     # common noun) — no new digit or capitalised name, so only the judge can catch it.
@@ -160,7 +175,7 @@ def main() -> None:
                             "label": 1})
         detail_swap.append({"query": question, "context": [right, extra], "output": changed,
                             "kind": "detail-swapped", "label": 0})
-    write("rag_swap_dev.jsonl", detail_swap)
+    write("rag_swap_dev.jsonl", with_split("rag_swap_dev.jsonl", detail_swap))
 
     # Rankings for retrieval_quality: the passage that answers the question first among four, or last.
     ranking = []
@@ -171,7 +186,7 @@ def main() -> None:
                         "label": 1})
         ranking.append({"query": question, "context": [*others, useful], "output": right, "kind": "useful-last",
                         "label": 0})
-    write("ranking_dev.jsonl", ranking)
+    write("ranking_dev.jsonl", with_split("ranking_dev.jsonl", ranking))
 
 
 if __name__ == "__main__":
