@@ -5,6 +5,7 @@ catch. Run from this folder: python build_agent_sets.py (the JSONL file is commi
 """
 
 from build_judge_sets import write
+from splits import split_of
 
 # request, tool calls [(name, arguments, output)], good answer, wrong answer (contradicts the tools), plan
 TASKS = [
@@ -115,6 +116,9 @@ def main() -> None:
         told = [plan[0], "Tell the user the result in the final answer."]
         rows.append({"metric": "plan-adherence", **run(request, calls, good, told), "label": 1})
         rows.append({"metric": "plan-adherence", **run(request, calls, "", told), "label": 0})
+    # the group is the task (its request): all of a task's good and broken runs share one split
+    for r in rows:
+        r.update(group=r["query"], split=split_of("agent_dev", r["query"]))
     write("agent_dev.jsonl", rows)
 
 

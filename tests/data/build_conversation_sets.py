@@ -2,6 +2,7 @@
 Run from this folder: python build_conversation_sets.py (the JSONL file is committed)."""
 
 from build_judge_sets import write
+from splits import split_of
 
 # what the user says first, their follow-up, a reply that keeps the fact, a reply that contradicts or
 # forgets it, an off-topic reply
@@ -67,6 +68,10 @@ def main() -> None:
                      "output": good, "role": ROLE, "label": 1})
         rows.append({"metric": "conversational-g-eval", "value": criteria, "conversation": conversation,
                      "output": forgets, "role": ROLE, "label": 0})
+    # the group is the dialogue (the fact the user states first): its replies share one split
+    for r in rows:
+        fact = r["conversation"][0]["content"]
+        r.update(group=fact, split=split_of("conversation_dev", fact))
     write("conversation_dev.jsonl", rows)
 
 
