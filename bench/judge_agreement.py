@@ -126,14 +126,31 @@ def summarize(scored: list[dict[str, Any]]) -> dict[str, Any]:
             "best_balanced_accuracy": None if best is None else best.balanced_accuracy}
 
 
+AGENT_METRICS = frozenset({"task-completion", "goal-fulfillment", "tool-selection-quality", "reasoning-coherence",
+                           "plan-quality", "plan-adherence", "argument-correctness", "agent-llm-rubric"})
+CONVERSATION_METRICS = frozenset({"knowledge-retention", "conversation-relevancy", "role-adherence",
+                                  "conversational-g-eval"})
+
+
 def baselines(rows: list[dict[str, Any]]) -> dict[str, float | None]:
-    """Substring and Jaccard ≥ 0.5 balanced accuracy on these rows (tests/data/labelled/baselines.py)."""
+    """Balanced accuracy of the lexical baselines on these rows: for text and RAG sets, the substring
+    check and Jaccard ≥ 0.5 of tests/data/labelled/baselines.py; for agent and conversation sets, the
+    builders' fixed keyword rule and word overlap ≥ 0.5 (see tests/data/labelled/README.md)."""
     import baselines as lexical
 
-    pairs = []
-    for row in rows:
-        source, candidate, verbatim = lexical._texts(row)
-        pairs.append((row["label"], verbatim, lexical._jaccard(source, candidate) >= 0.5))
+    metric = rows[0]["metric"]
+    if metric in AGENT_METRICS or metric in CONVERSATION_METRICS:
+        sys.path.insert(0, str(LABELLED.parent))
+        import build_labelled_agent as agent
+        import build_labelled_conversation as conversation
+
+        builder = agent if metric in AGENT_METRICS else conversation
+        pairs = [(row["label"], builder.keyword_baseline(row), builder.overlap_score(row) >= 0.5) for row in rows]
+    else:
+        pairs = []
+        for row in rows:
+            source, candidate, verbatim = lexical._texts(row)
+            pairs.append((row["label"], verbatim, lexical._jaccard(source, candidate) >= 0.5))
     return {"substring": lexical.balanced_accuracy([(y, v) for y, v, _ in pairs]),
             "jaccard": lexical.balanced_accuracy([(y, j) for y, _, j in pairs])}
 
