@@ -316,7 +316,7 @@ class _MarkedJudge:
     def __init__(self):
         import re
 
-        from tests.judges.test_service import ScriptedJudge, _completion
+        from tests.judges.scripted_server import ScriptedJudge, _completion
 
         class Judge(ScriptedJudge):
             def answer(self, body):

@@ -357,19 +357,29 @@ def models_path(name: str) -> None:
 @models.command("serve")
 @click.argument("name", type=click.Choice(["judge"]))
 @click.option("--port", type=click.IntRange(0, 65535), default=0, show_default=True, help="0 picks a free port.")
-def models_serve(name: str, port: int) -> None:
-    """Serve the embedded judge as an OpenAI-compatible HTTP server on 127.0.0.1 (Ctrl-C stops it)."""
+@click.option("--model-path", type=click.Path(dir_okay=False), default=None,
+              help="Serve this GGUF file instead of the embedded judge.")
+@click.option("--n-gpu-layers", type=click.IntRange(0), default=None,
+              help="Layers to offload to a GPU (default: all when llama.cpp sees a GPU, else 0).")
+def models_serve(name: str, port: int, model_path: str | None, n_gpu_layers: int | None) -> None:
+    """Serve the embedded judge (or --model-path FILE.gguf) as an OpenAI-compatible HTTP server on
+    127.0.0.1 (Ctrl-C stops it)."""
     import time
 
-    from agentunit.judges.providers import LocalProvider
+    from agentunit.judges.local import LocalProvider
 
-    provider = LocalProvider({"port": port})
+    config: dict[str, Any] = {"port": port}
+    if model_path is not None:
+        config["model_path"] = model_path
+    if n_gpu_layers is not None:
+        config["n_gpu_layers"] = n_gpu_layers
     try:
+        provider = LocalProvider(config)
         server = provider.server
     except AgentUnitError as exc:
         raise _fail_usage(str(exc)) from None
     address = server.listening_address
-    sys.stdout.write(f"judge ({provider.model}) serving OpenAI-compatible API at {address}/v1\n")
+    sys.stdout.write(f"judge ({provider.describe()['model']}) serving OpenAI-compatible API at {address}/v1\n")
     sys.stdout.flush()
     try:
         while True:

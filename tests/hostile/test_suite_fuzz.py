@@ -55,7 +55,7 @@ BROKEN_MODULE = "def answer(prompt:\n    return prompt\n"
 # (id, suite text with the problem's line marked, extra files, field, part of the message)
 REPLAYS = [
     ("invalid judge provider", ECHO + "judge: {provider: nope}  " + MARK + "\n" + CASE,
-     {}, "judge.provider", "must be one of local, openai, anthropic, got 'nope'"),
+     {}, "judge.provider", "must be one of local, openai, anthropic, ensemble, got 'nope'"),
     ("judge concurrency 0", ECHO + "judge:\n  concurrency: 0  " + MARK + "\n" + CASE,
      {}, "judge.concurrency", "must be an integer ≥ 1, got 0"),
     ("judge timeout nan", ECHO + "judge:\n  timeout: .nan  " + MARK + "\n" + CASE,

@@ -42,3 +42,41 @@ def test_openai_provider_against_the_served_judge(served_judge, tmp_path):
     good, rude = cases["good"]["metrics"][0], cases["rude"]["metrics"][0]
     assert good["detail"]["judge"]["source"] == "logprobs" and good["detail"]["judge"]["usage"]["prompt_tokens"] > 0
     assert good["passed"] is True and rude["passed"] is False
+
+
+@pytest.mark.slow
+def test_any_gguf_file_is_served_too():
+    import asyncio
+
+    from agentunit.judges.base import JudgeRequest
+    from agentunit.judges.service import JudgeService
+
+    path = require("perplexity") / "smollm2-135m.gguf"  # stands in for any.gguf
+    command = [sys.executable, "-m", "agentunit", "models", "serve", "judge", "--model-path", str(path),
+               "--n-gpu-layers", "0"]
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                               env=os.environ.copy())
+    try:
+        line = process.stdout.readline()
+        assert "serving" in line and "smollm2-135m@b179c9523d0e" in line, line
+        service = JudgeService({"provider": "openai", "base_url": line.strip().rsplit(" ", 1)[-1], "model": "any"})
+
+        async def ask():  # a 135M model's verdicts are no use; that it answers is what is checked
+            try:
+                return await service.generate(JudgeRequest((("user", "Say hello."),), max_tokens=5))
+            finally:
+                await service.aclose()
+
+        text, usage, cached = asyncio.run(ask())
+        assert text.strip() and usage["prompt_tokens"] > 0 and not cached
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def test_serve_reports_a_bad_model_path(tmp_path):
+    from tests.conftest import run_cli
+
+    (tmp_path / "notes.gguf").write_text("not a model")
+    proc = run_cli("models", "serve", "judge", "--model-path", str(tmp_path / "notes.gguf"))
+    assert proc.returncode == 2 and "is not a GGUF model" in proc.stderr and "Traceback" not in proc.stderr

@@ -3,82 +3,13 @@ logprob parsing, text fallback, cache hits on rerun, malformed output → retry 
 
 import json
 import math
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
 from agentunit import check, evaluate
 from agentunit.judges import JudgeRequest, service_for, use_judge
 from agentunit.judges.base import JudgeReply, read_decision
-
-
-class ScriptedJudge:
-    """Answers by keywords in the last message; records every request."""
-
-    def __init__(self):
-        self.requests = []
-        self.anthropic_headers = []
-        self.reject_logprobs = False
-        outer = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args):
-                pass
-
-            def do_POST(self):
-                body = json.loads(self.rfile.read(int(self.headers["content-length"])))
-                outer.requests.append(body)
-                if self.path == "/v1/messages":  # Anthropic's Messages API: text only
-                    outer.anthropic_headers.append(dict(self.headers))
-                    text = outer.answer({"messages": body["messages"]})["choices"][0]["message"]["content"]
-                    return self._send(200, {"content": [{"type": "text", "text": text}],
-                                            "usage": {"input_tokens": 40, "output_tokens": 1}})
-                if outer.reject_logprobs and body.get("logprobs"):
-                    return self._send(400, {"error": {"message": "logprobs not supported"}})
-                return self._send(200, outer.answer(body))
-
-            def _send(self, status, payload):
-                data = json.dumps(payload).encode()
-                self.send_response(status)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def answer(self, body):
-        last = body["messages"][-1]["content"]
-        strict = "Reply with exactly one of" in last
-        usage = {"prompt_tokens": 50, "completion_tokens": 1}
-        if "json_schema" in json.dumps(body.get("response_format", {})):
-            return _completion(json.dumps({"steps": ["Read it.", "Judge it."]}), None, usage)
-        if "GARBAGE" in last:
-            return _completion("maybe later", None, usage)
-        if "RETRYFIX" in last:
-            return _completion("PASS" if strict else "hmm", None, usage)
-        if "Answer with a single digit" in last:
-            return _completion("4", [("4", 0.6), ("5", 0.3), ("3", 0.1)] if body.get("logprobs") else None, usage)
-        if "Submitted answer: Lyon" in last and "contradicts" in last:
-            return _completion("FAIL", [("FAIL", 0.7), ("PASS", 0.3)] if body.get("logprobs") else None, usage)
-        if "Submitted answer: Lyon" in last and "every fact" in last:
-            return _completion("FAIL", [("FAIL", 0.6), ("PASS", 0.4)] if body.get("logprobs") else None, usage)
-        top = [("PASS", 0.8), ("FAIL", 0.2), ("pass", 0.05), ("The", 0.01)] if body.get("logprobs") else None
-        return _completion("PASS", top, usage)
-
-    def close(self):
-        self.server.shutdown()
-
-
-def _completion(text, top, usage):
-    choice = {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": text}}
-    if top:
-        choice["logprobs"] = {"content": [{"token": text, "logprob": math.log(top[0][1]),
-                                           "top_logprobs": [{"token": t, "logprob": math.log(p)} for t, p in top]}]}
-    return {"choices": [choice], "usage": usage}
+from tests.judges.scripted_server import ScriptedJudge, _completion  # noqa: F401  (tests/test_cli.py imports both from here)
 
 
 @pytest.fixture
@@ -290,3 +221,69 @@ def test_judge_timeout_config():
     for bad in (0, -1, float("nan"), float("inf"), "10", True):
         with pytest.raises(AgentUnitError, match="judge timeout must be a number of seconds > 0"):
             JudgeService({"provider": "openai", "timeout": bad})
+
+
+def test_identical_requests_in_flight_make_one_call(judge):
+    server, config = judge
+    server.delay = 0.3  # every request is still in flight when the other cases ask the same question
+    suite = {"name": "dedup", "judge": config, "cases": [
+        {"id": f"c{i}", "output": "the same answer", "metrics": [{"metric": "llm-rubric", "value": "same rubric"}]}
+        for i in range(4)]}
+    result = evaluate(suite, concurrency=4)
+    assert len(server.requests) == 1
+    values = [c["metrics"][0]["value"] for c in result.cases]
+    assert values == [pytest.approx(0.85 / 1.05)] * 4
+    assert sorted(c["metrics"][0]["detail"]["judge"]["cached"] for c in result.cases) == [False, True, True, True]
+    assert result.summary["judge"]["calls"] == 1 and result.summary["judge"]["cache_hits"] == 3
+
+
+def test_an_in_flight_call_is_shared_by_its_waiters_even_when_one_is_cancelled():
+    import asyncio
+
+    from agentunit.errors import AgentUnitError
+    from agentunit.judges.service import JudgeService
+
+    class Slow:
+        def __init__(self, fail):
+            self.calls, self.fail, self.cancelled = 0, fail, 0
+
+        def describe(self):
+            return {"provider": "slow"}
+
+        async def call(self, request):
+            self.calls += 1
+            try:
+                await asyncio.sleep(0.05)
+            except asyncio.CancelledError:
+                self.cancelled += 1
+                raise
+            if self.fail:
+                raise AgentUnitError("judge call failed: boom")
+            return JudgeReply("PASS", [("PASS", math.log(0.9)), ("FAIL", math.log(0.1))])
+
+    async def ask(service, n, cancel_first=False):
+        request = JudgeRequest((("user", "q"),), ("PASS", "FAIL"))
+        tasks = [asyncio.ensure_future(service.decide(request)) for _ in range(n)]
+        await asyncio.sleep(0.01)
+        if cancel_first:
+            tasks[0].cancel()  # the caller that started the call gives up (a case timing out)
+        results = await asyncio.gather(*tasks, return_exceptions=True)
+        await asyncio.sleep(0.1)  # long enough for a call nobody cancelled to finish
+        return results
+
+    service = JudgeService({"provider": "local"})
+    service.provider = Slow(fail=False)
+    results = asyncio.run(ask(service, 3, cancel_first=True))
+    assert isinstance(results[0], asyncio.CancelledError) and service.provider.calls == 1
+    assert [r.probabilities["PASS"] for r in results[1:]] == [pytest.approx(0.9)] * 2
+    assert service.provider.cancelled == 0
+    alone = JudgeService({"provider": "local"})
+    alone.provider = Slow(fail=False)
+    assert isinstance(asyncio.run(ask(alone, 1, cancel_first=True))[0], asyncio.CancelledError)
+    assert alone.provider.cancelled == 1  # nobody waits for it any more: the call is cancelled too
+    failing = JudgeService({"provider": "local"})
+    failing.provider = Slow(fail=True)
+    errors = asyncio.run(ask(failing, 3))
+    assert failing.provider.calls == 1 and all("boom" in str(e) for e in errors)
+    again = asyncio.run(ask(failing, 1))  # a failed call is not cached: asking again calls again
+    assert failing.provider.calls == 2 and "boom" in str(again[0])

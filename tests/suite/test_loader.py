@@ -197,7 +197,7 @@ def test_options_judge_and_target_are_checked_field_by_field():
         "target.backoff: backoff must be a finite number ≥ 0, got inf",
         "target.max_response_bytes: max_response_bytes must be an integer ≥ 1, got 0",
         "judge.modle: unknown judge field 'modle'",
-        "judge.provider: provider must be one of local, openai, anthropic, got 'nope'",
+        "judge.provider: provider must be one of local, openai, anthropic, ensemble, got 'nope'",
         "judge.timeout: timeout must be a finite number > 0, got -1",
         "judge.concurrency: concurrency must be an integer ≥ 1, got 0",
         "judge.port: port must be an integer ≥ 0 and ≤ 65535, got 70000",
@@ -326,3 +326,23 @@ def test_csv_vars_cells_and_long_fields(tmp_path):
     (tmp_path / "c.csv").write_text("id,prompt\nlong," + "x" * 200_000 + "\n")
     suite = load_suite(_write(tmp_path, "s.yaml", "target: {type: echo}\ncases_file: c.csv\n"))
     assert suite.validate() == 1 and len(next(suite.iter_cases()).query) == 200_000
+
+
+def test_judge_model_paths_are_relative_to_the_suite_and_ensembles_are_checked(tmp_path):
+    suite = load_suite(_write(tmp_path, "s.yaml", """
+        judge: {provider: ensemble, combine: agreement, judges: [{provider: local, model_path: m.gguf,
+                n_gpu_layers: 0}, {provider: openai, base_url: "http://127.0.0.1:1/v1", model: big}]}
+        cases: [{output: x}]
+        """))
+    assert suite.judge["judges"][0]["model_path"] == str(tmp_path / "m.gguf")
+    bad = {"one member": "judges: [{provider: local}]",
+           "nested": "judges: [{provider: ensemble}, {provider: local}]",
+           "member key": "judges: [{provider: local, colour: red}, {provider: local}]",
+           "member type": "judges: [{provider: local, n_ctx: 0}, {provider: local}]"}
+    for name, judges in bad.items():
+        with pytest.raises(SuiteError) as info:
+            load_suite(_write(tmp_path, f"{name}.yaml",
+                              f"judge: {{provider: ensemble, {judges}}}\ncases: [{{output: x}}]\n")).validate()
+        assert "judge.judges: " in str(info.value), name
+    with pytest.raises(SuiteError, match="an ensemble judge needs `judges:`"):
+        load_suite(_write(tmp_path, "e.yaml", "judge: {provider: ensemble}\ncases: [{output: x}]\n")).validate()

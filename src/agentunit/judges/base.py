@@ -36,11 +36,13 @@ class JudgeRequest:
 
 @dataclass
 class JudgeReply:
-    """What a provider returned: the text, the first token's top logprobs, token usage."""
+    """What a provider returned: the text, the first token's top logprobs, token usage, and provider
+    detail kept with the decision (an ensemble's members and their cost)."""
 
     text: str
     top_logprobs: list[tuple[str, float]] | None = None
     usage: dict[str, int] = field(default_factory=dict)
+    detail: dict[str, Any] | None = None
 
 
 @dataclass
@@ -54,12 +56,15 @@ class Decision:
     usage: dict[str, int]
     cached: bool = False
     cost: float | None = None
+    detail: dict[str, Any] | None = None
 
     def to_detail(self) -> dict[str, Any]:
         detail = {"option": self.option, "probabilities": {k: round(v, 4) for k, v in self.probabilities.items()},
                   "source": self.source, "cached": self.cached, "usage": self.usage}
         if self.cost is not None:
             detail["cost"] = self.cost
+        if self.detail:
+            detail.update(self.detail)
         return detail
 
 
@@ -90,6 +95,22 @@ def read_decision(reply: JudgeReply, options: tuple[str, ...]) -> tuple[str, dic
             option = wanted[word]
             return option, {o: float(o == option) for o in options}, "text"
     raise JudgeOutputError(f"judge answered {reply.text[:80]!r}, expected one of {', '.join(options)}")
+
+
+_POLARITY = {"pass": "fail", "yes": "no", "true": "false"}
+
+
+def positive_option(options: tuple[str, ...]) -> str | None:
+    """The "good" option of a two-way question (PASS of PASS/FAIL, yes of yes/no, true of true/false;
+    case ignored), or None when the options are not such a pair."""
+    if len(options) != 2:
+        return None
+    first, second = (normalise_token(o) for o in options)
+    if _POLARITY.get(first) == second:
+        return options[0]
+    if _POLARITY.get(second) == first:
+        return options[1]
+    return None
 
 
 def options_grammar(options: tuple[str, ...]) -> str:

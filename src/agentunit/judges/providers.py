@@ -1,18 +1,19 @@
-"""Judge providers: the embedded local model (xllamacpp, in-process), any OpenAI-compatible server,
-and Anthropic's Messages API. Each turns a JudgeRequest into a JudgeReply."""
+"""Judge providers: a local GGUF model (xllamacpp, in-process; agentunit.judges.local), any
+OpenAI-compatible server, Anthropic's Messages API, and an ensemble of judges
+(agentunit.judges.ensemble). Each turns a JudgeRequest into a JudgeReply."""
 
 from __future__ import annotations
 
 import asyncio
 import functools
-import json
 import math
 import os
-import threading
 from typing import Any
 
 from agentunit.errors import AgentUnitError
-from agentunit.judges.base import JudgeReply, JudgeRequest, options_grammar
+from agentunit.judges.base import JudgeReply, JudgeRequest
+from agentunit.judges.ensemble import EnsembleProvider
+from agentunit.judges.local import LocalProvider
 from agentunit.targets._limits import max_response_bytes
 from agentunit.targets._secrets import clip, redact_text
 
@@ -46,75 +47,6 @@ def _token_counts(usage: Any, names: dict[str, str]) -> dict[str, int]:
         counts[ours] = int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) \
             and math.isfinite(value) else 0
     return counts
-
-
-class LocalProvider:
-    """The embedded judge GGUF on llama.cpp (xllamacpp), loaded once per process, one request at a time.
-
-    Decisions use llama.cpp's grammar to force one of the options, while the probabilities come from
-    the unconstrained first-token distribution (llama.cpp reports logprobs before the grammar).
-    """
-
-    name = "local"
-
-    def __init__(self, config: dict[str, Any]):
-        self.config = config
-        self.model = "qwen2.5-coder-1.5b-instruct-q4_k_m"
-        self._server: Any = None
-        self._lock = threading.Lock()
-
-    def describe(self) -> dict[str, Any]:
-        return {"provider": "local", "model": self.model}
-
-    def _load(self) -> Any:
-        with self._lock:
-            if self._server is None:
-                import xllamacpp
-
-                from agentunit.models.store import require
-
-                params = xllamacpp.CommonParams()
-                params.model.path = str(require("judge") / "judge.gguf")
-                params.n_ctx = int(self.config.get("n_ctx", 8192))
-                params.n_parallel = 1
-                threads = int(self.config.get("threads", os.cpu_count() or 2))
-                params.cpuparams.n_threads = threads
-                params.cpuparams_batch.n_threads = threads
-                params.warmup = False
-                params.verbosity = -1
-                params.hostnames = ["127.0.0.1"]
-                params.port = int(self.config.get("port", 0))  # llama.cpp's own HTTP server; 0 = any free port
-                self._server = xllamacpp.Server(params)
-            return self._server
-
-    @property
-    def server(self) -> Any:
-        return self._load()
-
-    def _call(self, request: JudgeRequest) -> JudgeReply:
-        body: dict[str, Any] = {"messages": request.as_messages(), "max_tokens": request.max_tokens,
-                                "temperature": 0, "cache_prompt": True}
-        if request.options:
-            body.update(logprobs=True, top_logprobs=TOP_LOGPROBS, grammar=options_grammar(request.options))
-        elif request.json_schema is not None:
-            body["response_format"] = {"type": "json_schema",
-                                       "json_schema": {"name": "answer", "schema": request.json_schema}}
-        server = self._load()
-        with self._lock:
-            out = server.handle_chat_completions(body)
-        if isinstance(out, str):
-            out = json.loads(out)
-        if "error" in out:
-            raise AgentUnitError(f"local judge error: {out['error']}")
-        choice = out["choices"][0]
-        return JudgeReply(text=choice["message"].get("content") or "", top_logprobs=_first_token_logprobs(choice),
-                          usage={k: out.get("usage", {}).get(k, 0) for k in ("prompt_tokens", "completion_tokens")})
-
-    async def call(self, request: JudgeRequest) -> JudgeReply:
-        return await asyncio.to_thread(self._call, request)
-
-    async def aclose(self) -> None:
-        """The model stays loaded for the life of the process (loading takes seconds)."""
 
 
 class _HttpProvider:
@@ -217,7 +149,6 @@ class OpenAIProvider(_HttpProvider):
                                                                   "completion_tokens": "completion_tokens"}))
 
 
-
 class AnthropicProvider(_HttpProvider):
     """Anthropic's Messages API (no logprobs: decisions are read from the text)."""
 
@@ -252,5 +183,5 @@ class AnthropicProvider(_HttpProvider):
                                                                              "completion_tokens": "output_tokens"}))
 
 
-
-PROVIDERS = {"local": LocalProvider, "openai": OpenAIProvider, "anthropic": AnthropicProvider}
+PROVIDERS = {"local": LocalProvider, "openai": OpenAIProvider, "anthropic": AnthropicProvider,
+             "ensemble": EnsembleProvider}

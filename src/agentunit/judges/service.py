@@ -2,8 +2,10 @@
 
 Every call is keyed by sha256 over the provider description and the full request, and served from
 the cache when it has been made before (in memory, and in the results database when a run binds
-one), so a rerun makes zero judge calls. Output that matches no option is retried once with a
-stricter instruction, then raised as JudgeOutputError — recorded as the metric's error, never a pass.
+one), so a rerun makes zero judge calls. Identical requests in flight at the same time (two metrics
+or cases asking the same question with ``-j > 1``) make one provider call: the others await it.
+Output that matches no option is retried once with a stricter instruction, then raised as
+JudgeOutputError — recorded as the metric's error, never a pass.
 
 Bounds: ``timeout`` is one deadline for a whole call, transport retries included (HTTP judges
 default to 120 s; the local judge has none unless configured), and a call that ran out of it is not
@@ -14,11 +16,14 @@ returns or raises, before anything is cached.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import dataclasses
 import hashlib
 import json
 import math
+import weakref
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,13 +53,27 @@ class JudgeService:
         if not isinstance(provider, str) or provider not in PROVIDERS:
             raise AgentUnitError(f"unknown judge provider {provider!r}; use one of {', '.join(PROVIDERS)}")
         self._concurrency = _concurrency(config.get("concurrency", 1 if provider == "local" else 8))
-        self.timeout = _timeout(config.get("timeout", None if provider == "local" else DEFAULT_HTTP_TIMEOUT_S))
+        self.timeout = _timeout(config.get("timeout", None if provider in ("local", "ensemble")
+                                           else DEFAULT_HTTP_TIMEOUT_S))
         self.provider = PROVIDERS[provider](config)
         self.config = config
-        self._semaphores: dict[int, asyncio.Semaphore] = {}
+        self._semaphores: weakref.WeakKeyDictionary[Any, asyncio.Semaphore] = weakref.WeakKeyDictionary()
+        self._inflight: weakref.WeakKeyDictionary[Any, dict[str, _InFlight]] = weakref.WeakKeyDictionary()
         self._memory: dict[str, JudgeReply] = {}
-        self.store: Any = None
+        self._store: Any = None
         self.stats = JudgeStats()
+
+    @property
+    def store(self) -> Any:
+        """The results database the cache reads and writes (None: memory only)."""
+        return self._store
+
+    @store.setter
+    def store(self, store: Any) -> None:
+        self._store = store
+        bind = getattr(self.provider, "bind_store", None)
+        if bind is not None:  # an ensemble's members cache where it does
+            bind(store)
 
     def key(self, request: JudgeRequest) -> str:
         material = json.dumps({"judge": self.provider.describe(), "messages": request.messages,
@@ -63,17 +82,33 @@ class JudgeService:
         return hashlib.sha256(material.encode("utf-8", "surrogatepass")).hexdigest()
 
     async def reply(self, request: JudgeRequest) -> tuple[JudgeReply, bool]:
-        """The provider's reply, from the cache when possible; returns (reply, cached)."""
+        """The provider's reply, from the cache when possible; returns (reply, cached). A request already
+        in flight is awaited rather than sent again (and counts as a cache hit)."""
         key = self.key(request)
+        cached = self._cached(key)
+        if cached is not None:
+            self.stats.cache_hits += 1
+            return cached, True
+        inflight = self._inflight.setdefault(asyncio.get_running_loop(), {})
+        shared = inflight.get(key)
+        if shared is None:
+            # A task of its own, so one caller giving up (a case timing out) does not cancel the others' answer.
+            shared = inflight[key] = _InFlight(asyncio.ensure_future(self._fetch(key, request)))
+            shared.task.add_done_callback(lambda done: (inflight.pop(key, None), _retrieved(done)))
+            return await shared.wait(), False
+        self.stats.cache_hits += 1
+        return await shared.wait(), True
+
+    def _cached(self, key: str) -> JudgeReply | None:
         cached = self._memory.get(key)
         if cached is None and self.store is not None:
             row = self.store.judge_cache_get(key)
             if row is not None:
                 cached = self._redacted(_reply_from_json(row))
                 self._memory[key] = cached
-        if cached is not None:
-            self.stats.cache_hits += 1
-            return cached, True
+        return cached
+
+    async def _fetch(self, key: str, request: JudgeRequest) -> JudgeReply:
         async with self._semaphore():
             reply = self._redacted(await self._call(request))
         self.stats.calls += 1
@@ -82,7 +117,7 @@ class JudgeService:
         self._memory[key] = reply
         if self.store is not None:
             self.store.judge_cache_put(key, _reply_to_json(reply))
-        return reply, False
+        return reply
 
     @property
     def secrets(self) -> set[str]:
@@ -117,11 +152,11 @@ class JudgeService:
             raise AgentUnitError(self.redact(f"judge error: {type(exc).__name__}: {exc}")) from None
 
     def _semaphore(self) -> asyncio.Semaphore:
-        loop = id(asyncio.get_running_loop())  # asyncio primitives belong to one event loop
-        if loop not in self._semaphores:
-            self._semaphores.clear()
-            self._semaphores[loop] = asyncio.Semaphore(self._concurrency)
-        return self._semaphores[loop]
+        loop = asyncio.get_running_loop()  # asyncio primitives belong to one event loop
+        semaphore = self._semaphores.get(loop)
+        if semaphore is None:
+            semaphore = self._semaphores[loop] = asyncio.Semaphore(self._concurrency)
+        return semaphore
 
     async def decide(self, request: JudgeRequest) -> Decision:
         """A categorical decision among ``request.options`` (see agentunit.judges.base)."""
@@ -133,14 +168,25 @@ class JudgeService:
             strict = _stricter(request)
             reply, cached = await self.reply(strict)
             option, probabilities, source = read_decision(reply, request.options)  # raises: recorded as error
-        return Decision(option, probabilities, source, reply.text, reply.usage, cached,
-                        cost=None if cached else self.cost_of(reply.usage))
+        decision = Decision(option, probabilities, source, reply.text, reply.usage, cached,
+                            cost=None if cached else self._cost_of_reply(reply), detail=reply.detail)
+        recorded = _recorded.get()
+        if recorded is not None:
+            recorded.append((self, request, decision))
+        return decision
+
+    def _cost_of_reply(self, reply: JudgeReply) -> float | None:
+        of_reply = getattr(self.provider, "cost_of_reply", None)
+        return of_reply(reply) if of_reply is not None else self.cost_of(reply.usage)
 
     def cost_of(self, usage: dict[str, int]) -> float | None:
         """Price of a call from ``cost_per_1k_prompt_tokens``/``cost_per_1k_completion_tokens`` in the judge
         config (None when no price is configured; the local judge costs nothing)."""
         prompt_price = self.config.get("cost_per_1k_prompt_tokens")
         completion_price = self.config.get("cost_per_1k_completion_tokens")
+        of_usage = getattr(self.provider, "cost_of_usage", None)
+        if prompt_price is None and completion_price is None and of_usage is not None:
+            return of_usage(usage)
         if prompt_price is None and completion_price is None:
             return 0.0 if self.config.get("provider", "local") == "local" else None
         return (usage.get("prompt_tokens", 0) * float(prompt_price or 0)
@@ -176,14 +222,68 @@ def _stricter(request: JudgeRequest) -> JudgeRequest:
     return JudgeRequest(tuple(messages), request.options, request.max_tokens, request.json_schema)
 
 
+class _InFlight:
+    """A provider call shared by every caller asking the same request; cancelled when the last gives up."""
+
+    def __init__(self, task: asyncio.Task):
+        self.task = task
+        self.waiters = 0
+
+    async def wait(self) -> JudgeReply:
+        self.waiters += 1
+        try:
+            return await asyncio.shield(self.task)
+        except asyncio.CancelledError:
+            if not self.task.done() and self.waiters == 1:
+                self.task.cancel()  # nobody is left to use the answer
+            raise
+        finally:
+            self.waiters -= 1
+
+
+def _retrieved(task: asyncio.Task) -> None:
+    """Mark a finished call's error as seen: when every caller was cancelled, nobody else will."""
+    if not task.cancelled():
+        task.exception()
+
+
 def _reply_to_json(reply: JudgeReply) -> str:
-    return json.dumps({"text": reply.text, "top_logprobs": reply.top_logprobs, "usage": reply.usage})
+    data: dict[str, Any] = {"text": reply.text, "top_logprobs": reply.top_logprobs, "usage": reply.usage}
+    if reply.detail:
+        data["detail"] = reply.detail
+    return json.dumps(data)
 
 
 def _reply_from_json(text: str) -> JudgeReply:
     data = json.loads(text)
     top = [tuple(item) for item in data["top_logprobs"]] if data.get("top_logprobs") else None
-    return JudgeReply(text=data["text"], top_logprobs=top, usage=data.get("usage") or {})
+    return JudgeReply(text=data["text"], top_logprobs=top, usage=data.get("usage") or {}, detail=data.get("detail"))
+
+
+_recorded: contextvars.ContextVar[list[tuple[Any, JudgeRequest, Decision]] | None] = contextvars.ContextVar(
+    "agentunit_judge_decisions", default=None)
+
+
+@contextlib.contextmanager
+def recording_decisions() -> Iterator[list[tuple[JudgeService, JudgeRequest, Decision]]]:
+    """Collect (service, request, decision) for every decision made inside the block (in this context
+    and the tasks it starts) — what a metric's rationale explains."""
+    decisions: list[tuple[JudgeService, JudgeRequest, Decision]] = []
+    token = _recorded.set(decisions)
+    try:
+        yield decisions
+    finally:
+        _recorded.reset(token)
+
+
+@contextlib.contextmanager
+def not_recorded() -> Iterator[None]:
+    """Decisions inside the block are not recorded (an ensemble's members' parts of one decision)."""
+    token = _recorded.set(None)
+    try:
+        yield
+    finally:
+        _recorded.reset(token)
 
 
 _services: dict[str, JudgeService] = {}

@@ -8,12 +8,15 @@ judge's option probabilities, whether they came from logprobs or text, cache hit
 from __future__ import annotations
 
 import asyncio
+import contextvars
+import functools
 import json
 from typing import Any
 
 from agentunit.errors import MetricConfigError
 from agentunit.judges.base import JudgeRequest
-from agentunit.judges.service import pass_fail
+from agentunit.judges.explain import rationale
+from agentunit.judges.service import pass_fail, recording_decisions
 from agentunit.metrics.base import Metric, MetricResult
 from agentunit.metrics.registry import register
 
@@ -39,7 +42,23 @@ def _judge() -> Any:
 
 
 class JudgedMetric(Metric):
-    """Base for judge metrics: the sync entry point runs the async one."""
+    """Base for judge metrics: the sync entry point runs the async one, and ``config.explain: true``
+    adds a rationale to every judge metric's result — one more generation after the metric's
+    decisions, asking the judge why (agentunit.judges.explain), stored as ``detail.rationale`` and
+    appended to the reason. Subclasses' ``evaluate_async`` is wrapped for this when the class is made.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        explain = self.config.get("explain", False)
+        if not isinstance(explain, bool):
+            raise MetricConfigError(f"{self.name} config.explain must be true or false, got {explain!r}")
+
+    def __init_subclass__(cls, **kwargs: Any):
+        super().__init_subclass__(**kwargs)
+        own = cls.__dict__.get("evaluate_async")
+        if own is not None:
+            cls.evaluate_async = _explained(own)
 
     def evaluate(self, case, trace, outcome) -> MetricResult:
         async def once() -> MetricResult:
@@ -52,6 +71,35 @@ class JudgedMetric(Metric):
 
     async def evaluate_async(self, case, trace, outcome) -> MetricResult:
         raise NotImplementedError
+
+
+_explaining: contextvars.ContextVar[bool] = contextvars.ContextVar("agentunit_explaining", default=False)
+
+
+def _explained(evaluate_async: Any) -> Any:
+    """``evaluate_async`` that, with ``config.explain``, records the judge decisions it makes and then
+    asks for the rationale of the one that weighed most on the result (agentunit.judges.explain)."""
+
+    @functools.wraps(evaluate_async)
+    async def evaluate(self: JudgedMetric, case, trace, outcome) -> MetricResult:
+        if not self.config.get("explain") or _explaining.get():  # off, or a subclass calling super()
+            return await evaluate_async(self, case, trace, outcome)
+        token = _explaining.set(True)
+        try:
+            with recording_decisions() as decisions:
+                result = await evaluate_async(self, case, trace, outcome)
+        finally:
+            _explaining.reset(token)
+        if result.error is not None or result.value is None:
+            return result
+        explained = await rationale(decisions)
+        result.detail = {**result.detail, **explained}
+        if explained["rationale"]:
+            result.reason = f"{result.reason} — why: {explained['rationale']}" if result.reason \
+                else f"why: {explained['rationale']}"
+        return result
+
+    return evaluate
 
 
 def _require_text(metric: Metric, what: str) -> None:

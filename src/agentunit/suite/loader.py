@@ -48,8 +48,32 @@ JUDGE_FIELDS: dict[str, Check] = {
     "api_key_env": text(nonblank=True), "timeout": number(above=0), "concurrency": integer(1),
     "n_ctx": integer(1), "threads": integer(1), "port": integer(0, 65535),
     "cost_per_1k_prompt_tokens": number(0), "cost_per_1k_completion_tokens": number(0),
-    "max_response_bytes": integer(1),
+    "max_response_bytes": integer(1), "model_path": text(nonblank=True), "n_gpu_layers": integer(0),
+    "combine": choice("mean", "agreement"),
 }
+MIN_ENSEMBLE = 2
+
+
+def _ensemble_members(value: Any) -> str | None:
+    """``judges`` of an ensemble: two or more judge objects, each valid on its own, none an ensemble."""
+    if not isinstance(value, list) or len(value) < MIN_ENSEMBLE:
+        return f"must be a list of {MIN_ENSEMBLE} or more judges like {{provider: openai, …}}, got {shown(value)}"
+    for index, member in enumerate(value):
+        if not isinstance(member, dict):
+            return f"item {index} must be a judge object, got {shown(member)}"
+        for key in member:
+            if key not in JUDGE_FIELDS or key == "combine":
+                return f"item {index} has an unknown judge field {key!r}"
+        if member.get("provider") == "ensemble":
+            return f"item {index} is an ensemble itself; list its judges here instead"
+        for key, check in JUDGE_FIELDS.items():
+            problem = check(member[key]) if key in member else None
+            if problem:
+                return f"item {index} field {key} {problem}"
+    return None
+
+
+JUDGE_FIELDS["judges"] = _ensemble_members
 HTTP_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")
 _SENDING: dict[str, Check] = {"retries": integer(0), "backoff": number(0), "retry_on_timeout": boolean(),
                               "max_response_bytes": integer(1)}
@@ -124,7 +148,7 @@ def suite_from_dict(data: Any, path: Path | None = None, *, calibration: str | P
                   description=data.get("description") if fields_ok else None)
     suite.target = check_target(data.get("target"), problems)
     suite.target_declared = data.get("target") is not None
-    suite.judge = _judge(data, problems)
+    suite.judge = _judge(data, problems, path.parent if path else None)
     suite.options = _options(data, problems)
     suite.defaults = _defaults(data.get("defaults"), file, problems)
     suite.default_metrics = parse_metric_list(suite.defaults.get("metrics"), Where(file, ("defaults",)),
@@ -221,14 +245,29 @@ def _argv_splits(argv: str, problems: Problems) -> bool:
     return False
 
 
-def _judge(data: dict[str, Any], problems: Problems) -> dict[str, Any]:
+def _judge(data: dict[str, Any], problems: Problems, base: Path | None) -> dict[str, Any]:
     judge = data.get("judge", {"provider": "local"})
     if not isinstance(judge, dict):
         problems.error(f"judge must be an object like {{provider: local}}, got {shown(judge)}", ("judge",))
         return {"provider": "local"}
     problems.unknown_keys(judge, JUDGE_FIELDS, ("judge",), "judge")
-    check_fields(judge, JUDGE_FIELDS, ("judge",), problems)
-    return judge
+    if check_fields(judge, JUDGE_FIELDS, ("judge",), problems) and judge.get("provider") == "ensemble" \
+            and "judges" not in judge:
+        problems.error("an ensemble judge needs `judges:`", ("judge",),
+                       suggestion="list two or more judges, e.g. judges: [{provider: local}, {provider: openai, …}]")
+    return _with_model_paths(judge, base)
+
+
+def _with_model_paths(judge: dict[str, Any], base: Path | None) -> dict[str, Any]:
+    """A relative ``model_path`` is relative to the suite file's folder, as every path in a suite is."""
+    if base is None:
+        return judge
+    resolved = dict(judge)
+    if isinstance(judge.get("model_path"), str) and not Path(judge["model_path"]).is_absolute():
+        resolved["model_path"] = str(base / judge["model_path"])
+    if isinstance(judge.get("judges"), list):
+        resolved["judges"] = [_with_model_paths(m, base) if isinstance(m, dict) else m for m in judge["judges"]]
+    return resolved
 
 
 def _options(data: dict[str, Any], problems: Problems) -> dict[str, Any]:
