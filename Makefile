@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PYTHON ?= python3
 
-.PHONY: setup models demo test lint bench clean
+.PHONY: setup models sandbox demo test lint bench clean
 
 setup: $(VENV)/.installed
 
@@ -25,7 +25,13 @@ lint: setup
 models: setup
 	$(VENV)/bin/agentunit models install embeddings judge perplexity
 
-test: lint models
+# bubblewrap isolates the programs the code metrics run (docs/code-and-moderation.md); root installs it.
+sandbox:
+	@command -v bwrap >/dev/null || { if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap >/dev/null; \
+	else echo "bubblewrap is missing: sudo apt-get install bubblewrap (sandbox tests are skipped without it)"; fi; }
+
+test: lint models sandbox
 	HF_HUB_OFFLINE=1 $(PY) -m pytest
 
 bench: models
@@ -34,7 +40,7 @@ bench: models
 	$(PY) bench/http_concurrency.py 2000 64 0.1
 	$(PY) bench/deterministic_catalog.py 10000
 	$(PY) bench/embeddings.py
-	$(PY) bench/judge_accuracy.py
+	$(PY) bench/judge_agreement.py llm-rubric factuality g-eval answer_correctness --split test
 	$(PY) bench/pii_detection.py
 	$(PY) bench/sustainability.py
 

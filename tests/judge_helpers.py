@@ -16,9 +16,11 @@ def verdict(option: str, probability: float, other: str) -> JudgeReply:
 
 
 def pass_with(probability: float) -> JudgeReply:
-    """PASS/FAIL reply whose P(PASS) is ``probability``."""
+    """A reply to a two-way question whose P(PASS) — or P(yes), for the yes/no questions llm-rubric asks —
+    is ``probability``: the first-token logprobs hold both spellings, so it answers either."""
+    good, bad = math.log(probability), math.log(1 - probability)
     return JudgeReply("PASS" if probability >= 0.5 else "FAIL",
-                      [("PASS", math.log(probability)), ("FAIL", math.log(1 - probability))])
+                      [("PASS", good), ("FAIL", bad), ("yes", good), ("no", bad)])
 
 
 class ScriptedProvider:

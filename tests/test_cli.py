@@ -319,7 +319,7 @@ class _MarkedJudge:
         from tests.judges.scripted_server import ScriptedJudge, _completion
 
         class Judge(ScriptedJudge):
-            def answer(self, body):
+            def _answer(self, body):
                 found = re.search(r"\[p=([0-9.]+)\]", body["messages"][-1]["content"])
                 p = float(found.group(1)) if found else 0.5
                 top = [("PASS", p), ("FAIL", 1 - p)] if p >= 0.5 else [("FAIL", 1 - p), ("PASS", p)]

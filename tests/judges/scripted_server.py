@@ -49,6 +49,13 @@ class ScriptedJudge:
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
     def answer(self, body):
+        reply = self._answer(body)
+        if "Answer yes or no" in body["messages"][-1]["content"]:  # llm-rubric's question: PASS means yes
+            reply = json.loads(json.dumps(reply).replace('"PASS"', '"yes"').replace('"FAIL"', '"no"')
+                               .replace('"pass"', '"Yes"'))
+        return reply
+
+    def _answer(self, body):
         last = body["messages"][-1]["content"]
         strict = "Reply with exactly one of" in last
         usage = {"prompt_tokens": 50, "completion_tokens": 1}

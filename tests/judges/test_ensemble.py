@@ -47,15 +47,16 @@ def test_mean_averages_the_members_probabilities_and_lists_them(servers):
     a, b = servers
     b.pass_probability = 0.2  # b: P(PASS) = 0.25 / 1.05
     config = _ensemble(servers, "mean")
-    result = _with(config, lambda: check("Paris", {"metric": "llm-rubric", "value": "names the capital (mean)"}))
+    result = _with(config, lambda: check("Paris", {"metric": "llm-rubric", "value": "names the capital (mean)",
+                                                   "threshold": 0.5}))
     p_b = 0.25 / 1.05
     assert result.value == pytest.approx((OTHER + p_b) / 2) and result.passed is True
     judge = result.detail["judge"]
     assert judge["ensemble"]["combine"] == "mean" and judge["ensemble"]["agreement"] is False
     members = judge["ensemble"]["members"]
     assert [m["judge"] for m in members] == ["openai judge-a", "openai judge-b"]
-    assert [m["option"] for m in members] == ["PASS", "FAIL"]
-    assert members[1]["probabilities"]["PASS"] == pytest.approx(p_b, abs=1e-4)
+    assert [m["option"] for m in members] == ["yes", "no"]  # llm-rubric asks yes/no (the server's PASS/FAIL)
+    assert members[1]["probabilities"]["yes"] == pytest.approx(p_b, abs=1e-4)
     assert len(a.requests) == len(b.requests) == 1
     assert judge["usage"] == {"prompt_tokens": 100, "completion_tokens": 2}  # both members' tokens
 
@@ -70,7 +71,7 @@ def test_agreement_passes_only_when_every_member_does(servers):
     ensemble = split.detail["judge"]["ensemble"]
     assert split.value == pytest.approx(0.35 / 1.05) and split.passed is False  # b's P(PASS): the lowest
     assert ensemble["agreement"] is False and ensemble["deciding_member"] == 1
-    assert [m["option"] for m in ensemble["members"]] == ["PASS", "FAIL"]
+    assert [m["option"] for m in ensemble["members"]] == ["yes", "no"]
 
 
 def test_each_member_caches_its_own_calls_and_the_ensemble_caches_in_the_run_database(servers, tmp_path):

@@ -39,7 +39,7 @@ def test_malformed_output_is_retried_then_recorded_as_an_error(judge):
     result = check("x", {"metric": "llm-rubric", "value": "GARBAGE rubric"})
     assert result.passed is None and result.value is None
     assert "judge answered 'maybe later'" in result.error
-    stricter = [r for r in server.requests if "Reply with exactly one of: PASS, FAIL" in r["messages"][-1]["content"]]
+    stricter = [r for r in server.requests if "Reply with exactly one of: yes, no" in r["messages"][-1]["content"]]
     assert len(stricter) == 1
     fixed = check("x", {"metric": "llm-rubric", "value": "RETRYFIX rubric"})
     assert fixed.passed is True and fixed.detail["judge"]["source"] == "text"

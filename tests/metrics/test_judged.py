@@ -16,7 +16,7 @@ RATIONALE = "The response names Lyon, not Paris. It also rambles."
 def _respond(request):
     if not request.options:
         return JudgeReply(RATIONALE + "\nSecond line.")
-    if request.options == ("PASS", "FAIL"):
+    if request.options in (("PASS", "FAIL"), ("yes", "no")):
         return pass_with(0.2 if "every fact" in request.messages[-1][1] else 0.7)
     return verdict("2", 0.8, "4")
 
@@ -25,13 +25,13 @@ def test_rationale_is_asked_after_the_decision_and_shown():
     with scripted_judge(_respond) as judge:
         result = check("Lyon", {"metric": "llm-rubric", "value": "names the capital", "config": {"explain": True}})
     decision, asked = judge.requests
-    assert decision.options == ("PASS", "FAIL") and asked.options == ()
+    assert decision.options == ("yes", "no") and asked.options == ()
     # the rationale request is the decision's conversation, its answer, then the question why
     assert asked.messages[:len(decision.messages)] == decision.messages
-    assert asked.messages[len(decision.messages)] == ("assistant", "PASS")
-    assert "one sentence" in asked.messages[-1][1] and "PASS" in asked.messages[-1][1]
+    assert asked.messages[len(decision.messages)] == ("assistant", "yes")
+    assert "one sentence" in asked.messages[-1][1] and "yes" in asked.messages[-1][1]
     assert result.detail["rationale"] == "The response names Lyon, not Paris."
-    assert result.detail["rationale_of"] == {"option": "PASS", "P(PASS)": 0.7}
+    assert result.detail["rationale_of"] == {"option": "yes", "P(yes)": 0.7}
     assert result.reason == "P(pass) = 0.700 — why: The response names Lyon, not Paris."
     assert result.value == pytest.approx(0.7)  # the verdict is the decision's, untouched
 
@@ -105,3 +105,85 @@ def _case(output):
     case = DatasetCase(id="c", query="q")
     outcome = Outcome(output=output)
     return case, build_trace(outcome, case.query), outcome
+
+
+# --- llm-rubric: code decides form and refusals, the judge the rest -------------------------------
+
+def _rubric(output, rubric, p_pass=0.9, **config):
+    with scripted_judge(lambda request: pass_with(p_pass)) as judge:
+        result = check(output, {"metric": "llm-rubric", "value": rubric, **({"config": config} if config else {})})
+    return result, judge.requests
+
+
+def test_llm_rubric_decides_form_criteria_without_the_judge():
+    result, asked = _rubric("Der Zug fährt um neun Uhr ab.", "The reply is written in French.")
+    assert asked == [] and result.value == 0.0 and result.passed is False
+    assert result.detail["criteria"][0]["method"] == "form" and "detected de" in result.reason
+    listed, asked = _rubric("1. Open the app\n2. Tap Reset", "Uses a numbered list.")
+    assert asked == [] and listed.passed is True
+
+
+def test_llm_rubric_splits_compound_rubrics_and_every_criterion_must_pass():
+    result, asked = _rubric("The capital of Canada is Ottawa. It is in Ontario.",
+                            "Answers in one sentence and names the capital of Canada.")
+    assert [c["criterion"] for c in result.detail["criteria"]] == ["Answers in one sentence",
+                                                                   "names the capital of Canada"]
+    assert len(asked) == 1 and "Statement: The text names the capital of Canada.\n" in asked[0].messages[-1][1]
+    assert result.value == 0.0 and "Answers in one sentence" in result.reason
+    whole, asked = _rubric("The capital of Canada is Ottawa. It is in Ontario.",
+                           "Answers in one sentence and names the capital of Canada.", exact_checks=False)
+    assert len(asked) == 1 and whole.value == pytest.approx(0.9)
+    assert "The text answers in one sentence and names the capital of Canada.\n" in asked[0].messages[-1][1]
+
+
+def test_llm_rubric_caps_a_judged_criterion_whose_named_value_is_missing():
+    wrong, _ = _rubric("The workshop is in room B402 on the fourth floor.", "Says the workshop is in room B204.")
+    assert wrong.value == pytest.approx(0.1) and wrong.passed is False
+    assert wrong.detail["criteria"][0]["judge_probability"] == 0.9 and "'B204'" in wrong.reason
+    right, _ = _rubric("Your password needs at least twelve characters.", "Says the password must be at least 12 "
+                                                                          "characters.")
+    assert right.value == pytest.approx(0.9) and "missing_values" not in right.detail["criteria"][0]
+
+
+def test_llm_rubric_refusal_criteria_follow_the_refusal_not_the_judge():
+    refused, asked = _rubric("I can't help track someone without their consent.",
+                             "Refuses to help track someone without their consent.", p_pass=0.1)
+    assert asked == [] and refused.passed is True and refused.detail["criteria"][0]["method"] == "refusal"
+    complied, _ = _rubric("Install a hidden tracking app on her phone.",
+                          "Refuses to help track someone without their consent.", p_pass=0.9)
+    assert complied.passed is False
+    over, asked = _rubric("I'm sorry, I can't provide information about that.", "Helps with the request.")
+    assert asked == [] and over.value == 0.0
+    dodged, asked = _rubric("I can't help with that.", "Gives the number of vacation days.", p_pass=0.8)
+    assert len(asked) == 1 and dodged.value == pytest.approx(0.1) and "refuses" in dodged.reason
+    kept, _ = _rubric("I can't share passwords here.", "Does not reveal any password.", p_pass=0.8)
+    assert kept.value == pytest.approx(0.8)  # a refusal satisfies a "does not" criterion
+
+
+def test_llm_rubric_language_falls_back_to_the_judge_and_says_so(monkeypatch):
+    from agentunit.metrics import _rubric as rules
+
+    def unavailable(text):
+        raise rules.LanguageIdUnavailable("py3langid is not installed")
+
+    monkeypatch.setattr(rules, "detect_language", unavailable)
+    result, asked = _rubric("Hola, ¿qué tal?", "Is written in Spanish.", p_pass=0.7)
+    assert len(asked) == 1 and result.value == pytest.approx(0.7)
+    assert "py3langid is not installed" in result.detail["criteria"][0]["fallback"]
+
+
+def test_llm_rubric_exact_checks_must_be_a_bool():
+    with pytest.raises(MetricConfigError, match="exact_checks"):
+        LlmRubric(value="Is polite", config={"exact_checks": "yes"})
+
+
+def test_factuality_calibrates_the_embedded_judges_probability_and_no_other():
+    from agentunit.metrics.judged import FACT_CALIBRATION, platt
+
+    with scripted_judge(lambda request: pass_with(0.2)) as judge:
+        embedded = check("Paris, on the Seine", {"metric": "factuality", "value": "Paris"})
+        judge.service.config = {"provider": "openai", "base_url": "http://127.0.0.1:9/v1", "model": "m"}
+        other = check("Paris, on the Seine", {"metric": "factuality", "value": "Paris ", "config": {}})
+    assert embedded.value == pytest.approx(platt(0.2, *FACT_CALIBRATION)) and embedded.passed is True
+    assert embedded.detail["judge_p_consistent"] == pytest.approx(0.2)
+    assert other.value == pytest.approx(0.2) and other.passed is False

@@ -64,6 +64,12 @@ class JudgeService:
         self.stats = JudgeStats()
 
     @property
+    def embedded(self) -> bool:
+        """Whether this is the embedded judge (local, no ``model_path``): the judge the metrics' shipped
+        calibrations were fitted for."""
+        return self.config.get("provider", "local") == "local" and not self.config.get("model_path")
+
+    @property
     def store(self) -> Any:
         """The results database the cache reads and writes (None: memory only)."""
         return self._store

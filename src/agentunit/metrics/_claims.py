@@ -7,6 +7,10 @@ split is kept only if it is faithful to the sentence: every claim's content word
 sentence (≥ 85 %), and together the claims cover ≥ 70 % of the sentence's content words — so the
 judge can neither invent nor drop content. Otherwise the sentence stays one claim, and the record
 says why.
+
+Claims that stand on their own (always on): an answer of fewer than SHORT_ANSWER_WORDS words, when
+the case has a question, carries that question (the RAG metrics check "Question: … Answer: …");
+a sentence that opens with a pronoun ("It was founded in 1952.") carries the sentence before it.
 """
 
 from __future__ import annotations
@@ -26,6 +30,8 @@ _STOP = frozenset("""a an the and or but so yet of to in on at by for with from 
 this that these those there their his her he she they them which while whereas although also very has have had do
 does did not no than then""".split())
 MIN_WORDS_TO_SPLIT = 8
+SHORT_ANSWER_WORDS = 12  # an answer shorter than this is checked together with its question
+_LEADING_PRONOUN = re.compile(r"^\W*(?:it|its|he|she|his|her|they|their|them|this|these|those|there|such)\b", re.I)
 CLAIMS_SCHEMA = {"type": "object", "properties": {"claims": {"type": "array", "items": {"type": "string"},
                                                              "minItems": 1, "maxItems": 6}},
                  "required": ["claims"]}
@@ -76,15 +82,31 @@ async def split_claim(sentence: str) -> dict[str, Any]:
     return {"claims": claims, "split": True, "reason": None}
 
 
-async def atomic_claims(text: str, use_judge: bool = True) -> list[dict[str, Any]]:
-    """Claims of ``text``: [{claim, sentence, split_note}] in order, at most MAX_STATEMENTS."""
+def folds_question(text: str, question: str | None) -> bool:
+    """Whether the answer is checked as "Question: … Answer: …": a short answer ("Marie Curie",
+    "yes", "In 1952.") says nothing checkable without the question it answers."""
+    return bool(question and question.strip()) and len(text.split()) < SHORT_ANSWER_WORDS
+
+
+def leans_on_previous(sentence: str) -> bool:
+    """Whether a sentence needs the one before it to be read: it opens with a pronoun ("It was …")."""
+    return bool(_LEADING_PRONOUN.match(sentence))
+
+
+async def atomic_claims(text: str, use_judge: bool = True, question: str | None = None) -> list[dict[str, Any]]:
+    """Claims of ``text``: [{claim, sentence, split_note, question, previous}] in order, at most
+    MAX_STATEMENTS. ``question`` is set when the answer is short (it cannot be checked without the
+    question it answers); ``previous`` is the sentence before one that opens with a pronoun."""
     out: list[dict[str, Any]] = []
     sentences = split_sentences(text) or ([text.strip()] if text.strip() else [])
-    for sentence in sentences:
+    folded = question.strip() if question and folds_question(text, question) else None
+    for index, sentence in enumerate(sentences):
+        previous = sentences[index - 1] if index and leans_on_previous(sentence) else None
+        frame = {"sentence": sentence, "question": folded, "previous": previous}
         if use_judge and joins_claims(sentence):
             result = await split_claim(sentence)
             note = "split by the judge" if result["split"] else f"kept whole: {result['reason']}"
-            out += [{"claim": c, "sentence": sentence, "split_note": note} for c in result["claims"]]
+            out += [{"claim": c, "split_note": note, **frame} for c in result["claims"]]
         else:
-            out.append({"claim": sentence, "sentence": sentence, "split_note": None})
+            out.append({"claim": sentence, "split_note": None, **frame})
     return out[:MAX_STATEMENTS]

@@ -11,12 +11,14 @@ import asyncio
 import contextvars
 import functools
 import json
+import math
 from typing import Any
 
 from agentunit.errors import MetricConfigError
 from agentunit.judges.base import JudgeRequest
 from agentunit.judges.explain import rationale
 from agentunit.judges.service import pass_fail, recording_decisions
+from agentunit.metrics import _rubric as rubric_rules
 from agentunit.metrics.base import Metric, MetricResult
 from agentunit.metrics.registry import register
 
@@ -119,30 +121,114 @@ def _question(case, outcome) -> str | None:
     return query if query else None
 
 
-@register("llm-rubric", family="judge", value="required", threshold=0.5, model="judge",
+@register("llm-rubric", family="judge", value="required", threshold=0.75, model="judge",
           example='{metric: llm-rubric, value: "Is polite and names a concrete next step"}')
 class LlmRubric(JudgedMetric):
-    """The judge decides whether the output meets a free-text rubric (one PASS/FAIL decision).
+    """Does the output meet a free-text rubric? Code decides what code can, the judge the rest.
 
-    Score = P(PASS) from the judge's first-token probabilities (renormalised over PASS/FAIL);
-    passes when ≥ threshold (default 0.5). The question, when the case has one, is shown, and the
-    judge is told to fail responses that state anything false. This wording measured best on the
-    development set (docs/judges.md): a yes/no "does it satisfy" question drew a strong yes-bias
-    from the 1.5B local judge.
+    Algorithm (agentunit.metrics._rubric): the rubric is split into criteria at " and " before a
+    verb ("Is polite and states the refund amount" → 2). Each criterion is decided by the first
+    method that applies:
+
+    1. form — language (py3langid), numbered / bulleted list, sentence and word limits, asks a
+       question, valid JSON: 1.0 or 0.0 from code;
+    2. refusal — "refuses / declines to …" scores 1.0 exactly when the output refuses ("I can't
+       share …"); "helps rather than refusing" scores 0.0 when it refuses;
+    3. judge — one yes/no decision on the statement "The text <criterion>." about the output (the
+       question shown when the case has one), score P(yes) from the first token's probabilities.
+       Capped at 0.1 when the criterion names a value (a number, a code such as B204, a quoted
+       term) the output lacks, or when the output refuses a positive request.
+
+    Score = the lowest criterion score; passes when ≥ threshold (default 0.75, the pass mark chosen
+    on the tuning rows of tests/data/labelled/llm_rubric.jsonl: the judge leans to yes, so 0.5
+    passed too many near misses). The detail lists every criterion with its method and evidence.
+    ``config.exact_checks: false`` sends the whole rubric to the judge as one decision.
     """
 
     def setup(self) -> None:
         _require_text(self, "the rubric")
+        exact = self.config.get("exact_checks", True)
+        if not isinstance(exact, bool):
+            raise MetricConfigError(f"{self.name} config.exact_checks must be true or false, got {exact!r}")
+        self._exact = exact
 
     async def evaluate_async(self, case, trace, outcome) -> MetricResult:
-        rubric = str(self.expected(case))
+        rubric, output = str(self.expected(case)), outcome.output
         question = _question(case, outcome)
-        user = (f"Requirement: {rubric}\n" + (f"Question: {question}\n" if question else "")
-                + f"Response: {outcome.output}\n\nIf the response does not meet the requirement, or states "
-                  "anything false, reply FAIL. Otherwise reply PASS.")
-        decision = await pass_fail("You are a strict grader. Reply FAIL or PASS.", user)
-        score = decision.probabilities["PASS"]
-        return self.result(score, reason=f"P(pass) = {score:.3f}", detail={"judge": decision.to_detail()})
+        criteria = rubric_rules.split_criteria(rubric) if self._exact else [rubric]
+        decided = [await self._criterion(c, question, output) for c in criteria]
+        worst = min(decided, key=lambda d: d["score"])
+        score = worst["score"]
+        why = worst["why"] if worst["method"] == "judge" else f"{worst['method']}: {worst['why']}"
+        reason = why if len(decided) == 1 else f"{len(decided)} criteria, lowest {worst['criterion']!r}: {why}"
+        detail: dict[str, Any] = {"criteria": decided}
+        judged = [d["judge"] for d in decided if d["method"] == "judge"]
+        if len(judged) == 1:
+            detail["judge"] = judged[0]
+        return self.result(score, reason=reason, detail=detail)
+
+    async def _criterion(self, criterion: str, question: str | None, output: str) -> dict[str, Any]:
+        record: dict[str, Any] = {"criterion": criterion}
+        if self._exact:
+            try:
+                exact = _exact_decision(criterion, output)
+            except rubric_rules.LanguageIdUnavailable as missing:
+                exact, record["fallback"] = None, f"{missing}; the judge decided the language"
+            if exact is not None:
+                return {**record, **exact}
+        decision = await _judge().decide(JudgeRequest((("system", RUBRIC_SYSTEM), ("user", rubric_prompt(
+            criterion, question, output))), options=("yes", "no")))
+        probability = decision.probabilities["yes"]
+        record.update(method="judge", judge=decision.to_detail(), judge_probability=round(probability, 4))
+        caps = _caps(criterion, output) if self._exact else {}
+        score = min(probability, VALUE_CAP) if caps else probability
+        record.update(score=score, why=f"P(pass) = {probability:.3f}" + (
+            f", capped at {VALUE_CAP}: " + "; ".join(caps.values()) if caps else ""), **caps)
+        return record
+
+
+RUBRIC_SYSTEM = "You check whether statements about a text are true. Answer yes or no."
+
+
+def rubric_prompt(criterion: str, question: str | None, output: str) -> str:
+    """The judge's question for one criterion: is "The text <criterion>" a true statement about the
+    output? Read as a statement about the text, the criterion ranked the tuning rows best of seven
+    wordings (AUC 0.85 on the judged criteria, against 0.78 for "reply FAIL if it does not meet the
+    requirement or states anything false", 0.73 with four worked examples; docs/judges.md)."""
+    verb_phrase = criterion[0].lower() + criterion[1:] if criterion[:2] != criterion[:2].upper() else criterion
+    return ((f"Question: {question}\n" if question else "") + f"Text: {output}\n\nStatement: The text "
+            f"{verb_phrase.rstrip('.')}.\n\nIs the statement true? Answer yes or no.")
+
+
+VALUE_CAP = 0.1  # the score of a judged criterion whose named value is missing, or that the output refuses
+
+
+def _exact_decision(criterion: str, output: str) -> dict[str, Any] | None:
+    """A criterion decided by code (form or refusal), or None for the judge."""
+    form = rubric_rules.form_verdict(criterion, output)
+    if form is not None:
+        return {"method": "form", "score": float(form.holds), "check": form.check, "measured": form.measured,
+                "why": f"{form.check}: {form.measured}"}
+    wanted = rubric_rules.refusal_kind(criterion)
+    refused = rubric_rules.is_refusal(output)
+    if wanted == "refuse":
+        return {"method": "refusal", "score": float(refused), "refused": refused,
+                "why": "the output refuses" if refused else "the output does not refuse"}
+    if wanted == "comply" and refused:
+        return {"method": "refusal", "score": 0.0, "refused": True, "why": "the output refuses"}
+    return None
+
+
+def _caps(criterion: str, output: str) -> dict[str, str]:
+    """Why a judged criterion's score is capped: values it names that the output lacks, or a refusal
+    of a positive request ("Gives …" answered with "I can't help with that")."""
+    caps = {}
+    missing = rubric_rules.missing_values(criterion, output)
+    if missing:
+        caps["missing_values"] = "the output lacks " + ", ".join(repr(v) for v in missing)
+    if not rubric_rules.is_negative(criterion) and rubric_rules.is_refusal(output):
+        caps["refused"] = "the output refuses"
+    return caps
 
 
 @register("factuality", family="judge", value="required", threshold=0.5, model="judge",
@@ -154,7 +240,11 @@ class Factuality(JudgedMetric):
 
     Algorithm: the five-way question is asked as binary PASS/FAIL decisions, because the 1.5B local
     judge's five-way distribution was near-uniform (docs/judges.md). Decision 1 (always): is the
-    answer consistent with the reference (no contradiction)? — P(consistent). Only when
+    answer consistent with the reference (no contradiction)? — the judge's P(PASS), calibrated:
+    P(consistent) = σ(3.0·logit(P(PASS)) + 4.85), Platt scaling fitted on the tuning rows of
+    tests/data/labelled/factuality.jsonl, where the raw probability ranked the rows well (AUC 0.98)
+    but called most right answers with extra detail inconsistent (ECE 0.28); other judges' P(PASS)
+    is used as it is (fit a pass mark with ``agentunit calibrate``). Only when
     ``config.scores`` penalises ``subset`` or ``superset``: decision 2, does it state every fact of
     the reference; decision 3, does it add facts. Category probabilities: disagrees = 1 − P(c);
     subset = P(c)(1 − P(complete)); superset = P(c)·P(complete)·P(extra); same = the rest.
@@ -182,7 +272,9 @@ class Factuality(JudgedMetric):
         question = _question(case, outcome) or "(not given)"
         reference, answer = str(self.expected(case)), outcome.output
         decisions = {"consistent": await self._decide(FACT_CONSISTENT, reference, answer, question)}
-        p_consistent = decisions["consistent"].probabilities["PASS"]
+        judged_consistent = decisions["consistent"].probabilities["PASS"]
+        # fitted for the embedded judge; another judge's probabilities are taken as they come
+        p_consistent = platt(judged_consistent, *FACT_CALIBRATION) if _judge().embedded else judged_consistent
         p_complete, p_extra = 1.0, 0.0
         if self._scores["subset"] < self._scores["same"]:
             decisions["complete"] = await self._decide(FACT_COMPLETE, reference, answer, question)
@@ -197,7 +289,17 @@ class Factuality(JudgedMetric):
         chosen = max(categories, key=categories.__getitem__)
         return self.result(score, reason=f"{chosen} (P(consistent) {p_consistent:.3f}, score {score:.3f})",
                            detail={"category": chosen, "categories": {k: round(v, 4) for k, v in categories.items()},
+                                   "judge_p_consistent": round(judged_consistent, 4),
                                    "judge": {k: d.to_detail() for k, d in decisions.items()}})
+
+
+FACT_CALIBRATION = (3.0, 4.85)  # Platt slope and intercept for the embedded judge (docs/judges.md)
+
+
+def platt(probability: float, slope: float, intercept: float) -> float:
+    """σ(slope · logit(p) + intercept): a judge probability mapped onto how often it is right."""
+    clipped = min(max(probability, 1e-6), 1 - 1e-6)
+    return 1.0 / (1.0 + math.exp(-(slope * math.log(clipped / (1 - clipped)) + intercept)))
 
 
 # Static instructions first: the local runtime reuses the cached prefix across cases.

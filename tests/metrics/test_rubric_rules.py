@@ -1,0 +1,129 @@
+"""llm-rubric's exact part (agentunit.metrics._rubric): criteria splitting, form checks, refusals and
+values a criterion names."""
+
+import pytest
+
+from agentunit.metrics import _rubric as rules
+
+
+@pytest.mark.parametrize(("rubric", "criteria"), [
+    ("Is polite and states the refund amount.", ["Is polite", "states the refund amount"]),
+    ("Thanks the customer, and asks for a photo of the damage", ["Thanks the customer",
+                                                                 "asks for a photo of the damage"]),
+    ("Gives the store's address and its opening hours.", ["Gives the store's address and its opening hours"]),
+    ("States that admission costs 12 euros and is free for children.",
+     ["States that admission costs 12 euros and is free for children"]),
+    ("Is short. Names the capital and gives its population.",
+     ["Is short", "Names the capital", "gives its population"]),
+    ("Names the capital and gives the population", ["Names the capital", "gives the population"]),
+])
+def test_compound_rubrics_split_where_a_verb_starts_the_next_criterion(rubric, criteria):
+    assert rules.split_criteria(rubric) == criteria
+
+
+@pytest.mark.parametrize(("criterion", "response", "holds"), [
+    ("Is written in Spanish", "El billete a Sevilla cuesta 35 euros en clase turista.", True),
+    ("The reply is written in German", "The train leaves at nine from platform two, please be on time.", False),
+    ("Answers in French", "Le magasin est fermé le dimanche, mais ouvert le samedi.", True),
+    ("Uses a numbered list", "1. Open the app\n2. Tap Settings\n3. Tap Reset", True),
+    ("Uses a numbered list", "1. Open the app. 2. Tap Settings. 3. Tap Reset.", True),
+    ("Uses a numbered list", "- Open the app\n- Tap Settings", False),
+    ("Formats the answer as a bulleted list", "- eggs\n- milk\n* bread", True),
+    ("Formats the answer as a bulleted list", "1. eggs\n2. milk", False),
+    ("Is a single sentence", "Ottawa is the capital of Canada.", True),
+    ("Answers in one sentence", "Ottawa is the capital. It is in Ontario.", False),
+    ("Uses no more than three sentences", "One. Two. Three.", True),
+    ("Uses no more than three sentences", "One. Two. Three. Four.", False),
+    ("Uses two sentences or fewer", "One. Two. Three.", False),
+    ("Stays under 15 words", "Restart the router and wait two minutes.", True),
+    ("Is longer than 50 words", "Too short to pass.", False),
+    ("Uses at most 5 words", "one two three four five", True),
+    ("Uses at most 5 words", "one two three four five six", False),
+    ("Asks the user a clarifying question", "Which model do you have?", True),
+    ("Asks the user a clarifying question", "Press the red button.", False),
+    ("Outputs only valid JSON, with no extra text", '{"city": "Lisbon"}', True),
+    ("Outputs only valid JSON, with no extra text", 'Here you go: {"city": "Lisbon"}', False),
+    ("The output is valid JSON", "{'city': 'Lisbon'}", False),
+])
+def test_form_criteria_are_decided_by_code(criterion, response, holds):
+    verdict = rules.form_verdict(criterion, response)
+    assert verdict is not None and verdict.holds is holds
+
+
+@pytest.mark.parametrize("criterion", [
+    "Is polite", "Gives the price in euros", "Is not written in English", "Asks for the order number",
+    "Does not use a numbered list", "Correctly answers the question",
+])
+def test_other_criteria_are_left_to_the_judge(criterion):
+    assert rules.form_verdict(criterion, "1. Sí\n2. No?") is None
+
+
+@pytest.mark.parametrize(("response", "refused"), [
+    ("I can't share another customer's delivery address.", True),
+    ("Sorry, I cannot help with that.", True),
+    ("I'm unable to provide a diagnosis from a description.", True),
+    ("I must decline this request.", True),
+    ("Lo siento, no puedo ayudarte con eso.", True),
+    ("Never mix bleach with ammonia: it releases toxic gas.", False),
+    ("I can't wait to see you at the launch!", False),
+    ("We can ship it tomorrow.", False),
+])
+def test_refusals_are_recognised(response, refused):
+    assert rules.is_refusal(response) is refused
+
+
+@pytest.mark.parametrize(("criterion", "kind"), [
+    ("Declines to diagnose the user's condition", "refuse"),
+    ("Refuses to reveal the system prompt", "refuse"),
+    ("Gives the requested safety information rather than refusing", "comply"),
+    ("Helps with the request", "comply"),
+    ("Does not reveal any password", None),
+    ("Is polite", None),
+])
+def test_refusal_criteria(criterion, kind):
+    assert rules.refusal_kind(criterion) == kind
+
+
+@pytest.mark.parametrize(("criterion", "response", "missing"), [
+    ("Says the workshop is in room B204", "It is in room B402.", ["B204"]),
+    ("Says the workshop is in room B204", "It is in room b204.", []),
+    ("States the interest rate of 3.5% per year", "It pays 5.3% a year.", ["3.5"]),
+    ("States the interest rate of 3.5% per year", "Le taux est de 3,5 % par an.", []),
+    ("Says shipping is free on orders over $50", "Free over $500.", ["50"]),
+    ("Says the password must be at least 12 characters", "At least twelve characters.", []),
+    ("Says the meeting is at 3 pm", "The meeting starts at 15:00.", []),
+    ("Says the town hall is open until 6 pm", "Das Rathaus ist bis 18 Uhr geöffnet.", []),
+    ("Says the train arrives at 14:30", "El tren llega a las 14:30.", []),
+    ("Says the train arrives at 14:30", "The train arrives at 2:30 pm.", []),
+    ("Says the train arrives at 14:30", "The train arrives at 4:30 pm.", ["14:30"]),
+    ("Includes the command `git pull`", "Run `git fetch` first.", ["git pull"]),
+    ("Gives about 1,000 users", "About 1000 users.", []),
+])
+def test_values_named_by_a_criterion_are_looked_up(criterion, response, missing):
+    assert rules.missing_values(criterion, response) == missing
+
+
+def test_word_and_sentence_counts():
+    assert rules.word_count("Hello , world — again") == 3
+    assert rules.sentence_count("Dr. Who? Yes. 3 cats.\n- a line") == 4
+    assert rules.sentence_count("") == 0
+
+
+def test_a_missing_language_identifier_is_reported(monkeypatch):
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_langid(name, *args, **kwargs):
+        if name == "py3langid":
+            raise ImportError(name)
+        return real_import(name, *args, **kwargs)
+
+    rules._identifier.cache_clear()
+    monkeypatch.setattr(builtins, "__import__", no_langid)
+    try:
+        with pytest.raises(rules.LanguageIdUnavailable):
+            rules.detect_language("Hola, ¿qué tal?")
+    finally:
+        monkeypatch.undo()
+        rules._identifier.cache_clear()
