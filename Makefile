@@ -43,6 +43,8 @@ bench: models
 	$(PY) bench/judge_agreement.py llm-rubric factuality g-eval answer_correctness --split test
 	$(PY) bench/pii_detection.py
 	$(PY) bench/sustainability.py
+	$(PY) bench/code_execution.py
+	$(PY) bench/code_language.py
 
 clean:
 	rm -rf $(VENV) .agentunit reports .pytest_cache .ruff_cache
