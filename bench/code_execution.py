@@ -13,7 +13,8 @@ import sys
 import time
 
 from agentunit.api import evaluate
-from agentunit.code.sandbox import Limits, Sandbox, run_blocking
+from agentunit.code.sandbox import Limits, Sandbox
+from agentunit.core.sync import run_blocking
 
 PROGRAMS = [
     ("```python\nprint(sum(i * i for i in range({n})))\n```", lambda n: str(sum(i * i for i in range(n)))),

@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import sys
 import time
 from collections import Counter
 from pathlib import Path
@@ -138,28 +139,15 @@ def evaluate(rows: list[dict], errors: bool) -> None:
 
 
 def readability_pairs() -> None:
-    import python_minifier
-
     from agentunit.code.readability import readability
 
-    programs = [code for _, code in _readability_programs()]
-    wins = 0
-    for clean in programs:
-        minified = python_minifier.minify(clean, rename_globals=True, remove_literal_statements=True)
-        wins += readability(clean, "python").value > readability(minified, "python").value
+    sys.path.insert(0, str(ROOT / "tests" / "data"))
+    from build_code_languages import minified, readability_programs
+
+    programs = [code for _, code in readability_programs()]
+    wins = sum(readability(clean, "python").value > readability(minified(clean), "python").value
+               for clean in programs)
     print(f"code-readability: clean > minified in {wins}/{len(programs)} Python pairs ({wins / len(programs):.1%})")
-
-
-def _readability_programs() -> list[tuple[str, str]]:
-    found, name, lines = [], None, []
-    for line in [*(DATA / "readability_python.txt").read_text().split("\n"), "@@@ end"]:
-        if line.startswith("@@@ "):
-            if name is not None:
-                found.append((name, "\n".join(lines).strip("\n")))
-            name, lines = line[4:], []
-        else:
-            lines.append(line)
-    return found
 
 
 def main() -> None:

@@ -8,7 +8,9 @@ which tripled start-up time.
 
 from __future__ import annotations
 
+import contextlib
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +25,22 @@ EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 @click.version_option(package_name="agentunit")
 def app() -> None:
     """Test LLM applications and AI agents."""
+
+
+@contextlib.contextmanager
+def _suite_problems(suite: Path) -> Iterator[None]:
+    """Loading a suite: its problems printed one per line, anything else one line — exit 2, never a
+    traceback."""
+    try:
+        yield
+    except SuiteError as exc:
+        for problem in exc.problems:
+            sys.stderr.write(f"{problem}\n")
+        raise click.exceptions.Exit(EXIT_USAGE) from None
+    except AgentUnitError as exc:
+        raise _fail_usage(str(exc)) from None
+    except Exception as exc:  # a bug or an input no check foresaw: still a one-line answer, never a traceback
+        raise _fail_usage(f"{suite}: cannot load the suite: {type(exc).__name__}: {exc}") from None
 
 
 def _fail_usage(message: str) -> click.exceptions.Exit:
@@ -97,7 +115,7 @@ def run(suite: Path | None, jobs: int | None, repeat: int | None, no_cache: bool
         repeat = repeat or (previous.get("options") or {}).get("repeat", 1)
     if suite is None:
         raise _fail_usage("missing SUITE (a .yaml or .json suite file)")
-    try:
+    with _suite_problems(suite):
         loaded = load_suite(suite, calibration=calibration)
         total = loaded.validate(require_target=True)
         for warning in loaded.problems.warning_texts():
@@ -114,14 +132,6 @@ def run(suite: Path | None, jobs: int | None, repeat: int | None, no_cache: bool
             report = count_calls(loaded, db, options, target=target)
         else:
             engine = Engine(loaded, store, options, target=target)
-    except SuiteError as exc:
-        for problem in exc.problems:
-            sys.stderr.write(f"{problem}\n")
-        raise click.exceptions.Exit(EXIT_USAGE) from None
-    except AgentUnitError as exc:
-        raise _fail_usage(str(exc)) from None
-    except Exception as exc:  # a bug or an input no check foresaw: still a one-line answer, never a traceback
-        raise _fail_usage(f"{suite}: cannot load the suite: {type(exc).__name__}: {exc}") from None
     if dry_run:
         sys.stdout.write(report.text() + "\n")
         raise click.exceptions.Exit(EXIT_OK)
@@ -173,7 +183,7 @@ def calibrate(suite: Path, labels: Path | None, db: Path, jobs: int | None, metr
     from agentunit.suite.loader import load_suite
 
     existing = _existing_calibration(write_path)
-    try:
+    with _suite_problems(suite):
         loaded = load_suite(suite)
         loaded.validate(require_target=True)
         for warning in loaded.problems.warning_texts():
@@ -181,14 +191,6 @@ def calibrate(suite: Path, labels: Path | None, db: Path, jobs: int | None, metr
         rows = read_labels(labels) if labels is not None else []
         labelled = select_labelled(loaded, rows, metric_names)
         target = loaded.build_target()
-    except SuiteError as exc:
-        for problem in exc.problems:
-            sys.stderr.write(f"{problem}\n")
-        raise click.exceptions.Exit(EXIT_USAGE) from None
-    except AgentUnitError as exc:
-        raise _fail_usage(str(exc)) from None
-    except Exception as exc:  # an input no check foresaw: still a one-line answer, never a traceback
-        raise _fail_usage(f"{suite}: cannot load the suite: {type(exc).__name__}: {exc}") from None
     try:
         store = Store(db)
     except Exception as exc:  # sqlite3 and file-system errors: a bad --db is a usage problem

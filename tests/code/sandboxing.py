@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from agentunit.code.sandbox import Limits, RunResult, Sandbox, run_blocking
+from agentunit.code.sandbox import Limits, RunResult, Sandbox
+from agentunit.core.sync import run_blocking
 
 # In CI (root) `make test` installs bubblewrap, so a missing bwrap fails there; elsewhere it skips.
 requires_bwrap = pytest.mark.skipif(

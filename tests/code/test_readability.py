@@ -1,35 +1,15 @@
 """Readability measures: thresholds, the languages they read, and clean vs minified programs."""
 
-from pathlib import Path
-
 import pytest
-import python_minifier
 
 from agentunit.code.readability import MEASURES, readability
-
-PROGRAMS = Path(__file__).resolve().parents[1] / "data" / "code_languages" / "readability_python.txt"
-
-
-def _programs() -> list[tuple[str, str]]:
-    found, name, lines = [], None, []
-    for line in [*PROGRAMS.read_text().split("\n"), "@@@ end"]:
-        if line.startswith("@@@ "):
-            if name is not None:
-                found.append((name, "\n".join(lines).strip("\n")))
-            name, lines = line[4:], []
-        else:
-            lines.append(line)
-    return found
-
-
-def minify(code: str) -> str:
-    return python_minifier.minify(code, rename_globals=True, remove_literal_statements=True)
+from tests.data.build_code_languages import minified, readability_programs
 
 
 def test_clean_programs_rank_above_their_minified_versions():
-    programs = _programs()
+    programs = readability_programs()
     assert len(programs) >= 20
-    wins = sum(readability(code, "python").value > readability(minify(code), "python").value
+    wins = sum(readability(code, "python").value > readability(minified(code), "python").value
                for _, code in programs)
     assert wins / len(programs) >= 0.95
 

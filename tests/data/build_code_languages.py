@@ -24,19 +24,36 @@ def _digest(text: str) -> int:
     return int.from_bytes(hashlib.sha256(f"code_languages\x00{text}".encode()).digest()[:8], "big")
 
 
+def sections(path: Path) -> list[tuple[str, str]]:
+    """(name, text) of each ``@@@ NAME`` section of a file, blank lines around the text removed."""
+    found, name, lines = [], None, []
+    for line in [*path.read_text().split("\n"), "@@@ end"]:
+        if line.startswith("@@@ "):
+            if name is not None:
+                found.append((name, "\n".join(lines).strip("\n")))
+            name, lines = line[4:].strip(), []
+        else:
+            lines.append(line)
+    return found
+
+
 def programs() -> list[tuple[str, str, str]]:
     """(language, program id, source) of every hand-written program."""
-    found = []
-    for path in sorted((HERE / "programs").glob("*.txt")):
-        language, name, lines = path.stem, None, []
-        for line in [*path.read_text().split("\n"), "@@@ end"]:
-            if line.startswith("@@@ "):
-                if name is not None:
-                    found.append((language, f"{language}/{name}", "\n".join(lines).strip("\n")))
-                name, lines = line[4:].strip(), []
-            else:
-                lines.append(line)
-    return found
+    return [(path.stem, f"{path.stem}/{name}", source)
+            for path in sorted((HERE / "programs").glob("*.txt")) for name, source in sections(path)]
+
+
+def readability_programs() -> list[tuple[str, str]]:
+    """(name, source) of the clean Python programs code-readability must rank above their minified
+    versions."""
+    return sections(HERE / "readability_python.txt")
+
+
+def minified(code: str) -> str:
+    """The program as python-minifier shrinks it: names renamed, docstrings dropped."""
+    import python_minifier
+
+    return python_minifier.minify(code, rename_globals=True, remove_literal_statements=True)
 
 
 def _windows(program_id: str, lines: list[str]) -> list[list[str]]:

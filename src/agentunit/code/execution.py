@@ -10,8 +10,9 @@ from typing import Any
 
 from agentunit.code.extract import CodeBlock, check_block_config, normalise_language, select_code
 from agentunit.code.languages import UnknownLanguage, get_language, languages
-from agentunit.code.sandbox import ISOLATIONS, Limits, RunResult, Sandbox, run_blocking
+from agentunit.code.sandbox import ISOLATIONS, Limits, RunResult, Sandbox
 from agentunit.code.testing import TestReport, TestSpec, parse_tests, run_tests, same_stdout
+from agentunit.core.sync import run_blocking
 from agentunit.errors import MetricConfigError
 from agentunit.metrics.base import Metric, MetricResult
 from agentunit.metrics.registry import register

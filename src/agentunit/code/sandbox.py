@@ -38,14 +38,13 @@ import subprocess
 import tempfile
 import time
 from collections.abc import Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, fields
 from typing import Any
 
 from agentunit.code.languages import SANDBOX_PATH, command_for, get_language
 from agentunit.errors import AgentUnitError, MetricConfigError
 
-__all__ = ["ISOLATIONS", "Limits", "RunResult", "Sandbox", "SandboxUnavailable", "run_blocking"]
+__all__ = ["ISOLATIONS", "Limits", "RunResult", "Sandbox", "SandboxUnavailable"]
 
 ISOLATIONS = ("bubblewrap", "none")
 SANDBOX_DIR = "/sandbox"
@@ -156,16 +155,6 @@ class RunResult:
         return {"exit_code": self.exit_code, "signal": self.signal, "limits_hit": self.limits_hit,
                 "duration_s": round(self.duration_s, 3), "isolation": self.isolation,
                 "stdout_tail": self.stdout[-tail:], "stderr_tail": self.stderr[-tail:]}
-
-
-def run_blocking(coroutine: Any) -> Any:
-    """Run a coroutine from synchronous code, also when the calling thread already runs an event loop."""
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(coroutine)
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, coroutine).result()
 
 
 class Sandbox:

@@ -48,8 +48,6 @@ _LANGUAGES = {"english": "en", "german": "de", "french": "fr", "spanish": "es", 
               "romanian": "ro", "hungarian": "hu", "catalan": "ca"}
 _LANGUAGE = re.compile(r"\b(?:written|answers?|answered|repl(?:y|ies)|responds?|respond(?:ed)?|is|are|only|"
                        r"entirely|fully|speaks?)\s+(?:\w+\s+)?in\s+(" + "|".join(_LANGUAGES) + r")\b", re.I)
-_NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-                 "nine": 9, "ten": 10, "a single": 1, "a": 1, "single": 1}
 _COUNT = r"(\d+|one|two|three|four|five|six|seven|eight|nine|ten|a single|single|a)"
 _SENTENCES = re.compile(
     r"\b(exactly|at most|no more than|not more than|up to|under|fewer than|less than|at least|more than|"
@@ -169,7 +167,6 @@ def form_verdict(criterion: str, response: str) -> FormVerdict | None:
         bound = (sentences.group(1) or "exactly").lower()
         limit = _count(sentences.group(2))
         count = sentence_count(text)
-        bound = bound if bound in _BOUNDS else "exactly"
         return FormVerdict(_within(count, bound, limit), f"{bound} {limit} sentence(s)", f"{count} sentences")
     if _ASKS_QUESTION.search(criterion) and not re.search(r"\banswers?\b", criterion, re.I):
         asked = "?" in text or "¿" in text
@@ -265,11 +262,6 @@ def detect_language(text: str) -> str:
     return str(langid.classify(letters)[0])
 
 
-_BOUNDS = ("exactly", "at most", "no more than", "not more than", "up to", "under", "fewer than", "less than",
-           "at least", "more than", "longer than", "shorter than", "within", "in", "is", "as", "of", "uses",
-           "using", "answers in", "with")
-
-
 def _within(count: int, bound: str, limit: int) -> bool:
     if bound in ("at most", "no more than", "not more than", "up to", "within"):
         return count <= limit
@@ -284,7 +276,7 @@ def _within(count: int, bound: str, limit: int) -> bool:
 
 def _count(word: str) -> int:
     word = word.lower()
-    return int(word) if word.isdigit() else _NUMBER_WORDS[word]
+    return int(word) if word.isdigit() else 1 if word in ("a", "single", "a single") else _SPELLED[word]
 
 
 def _numbered_items(text: str) -> int:

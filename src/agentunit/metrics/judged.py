@@ -7,13 +7,13 @@ judge's option probabilities, whether they came from logprobs or text, cache hit
 
 from __future__ import annotations
 
-import asyncio
 import contextvars
 import functools
 import json
 import math
 from typing import Any
 
+from agentunit.core.sync import run_blocking
 from agentunit.errors import MetricConfigError
 from agentunit.judges.base import JudgeRequest
 from agentunit.judges.explain import rationale
@@ -23,18 +23,6 @@ from agentunit.metrics.base import Metric, MetricResult
 from agentunit.metrics.registry import register
 
 DEFAULT_FACT_SCORES = {"subset": 1.0, "superset": 1.0, "same": 1.0, "disagrees": 0.0, "differs-immaterially": 1.0}
-
-
-def run_sync(coroutine: Any) -> Any:
-    """Run a coroutine from synchronous code (``agentunit.check``, composite metrics)."""
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(coroutine)
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, coroutine).result()
 
 
 def _judge() -> Any:
@@ -69,7 +57,7 @@ class JudgedMetric(Metric):
             finally:
                 await _judge().aclose()  # this event loop ends here; so must its connections
 
-        return run_sync(once())
+        return run_blocking(once())
 
     async def evaluate_async(self, case, trace, outcome) -> MetricResult:
         raise NotImplementedError
