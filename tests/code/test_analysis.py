@@ -6,6 +6,7 @@ from agentunit.api import check
 from agentunit.errors import MetricConfigError
 from agentunit.metrics import create_metric
 from agentunit.metrics.registry import lookup
+from tests.judge_helpers import scripted_judge
 
 PY = "def greet(name):\n    message = f'hello {name}'\n    print(message)\n    return message\n"
 SQL = "SELECT name, COUNT(*) AS orders\nFROM customers\nJOIN orders ON orders.customer_id = customers.id\n" \
@@ -97,8 +98,31 @@ def test_code_readability_language_option_and_no_code():
     assert check("Sorry, I can't help with that request today, my friend.", "code-readability").value is None
     with pytest.raises(MetricConfigError, match="unknown language"):
         create_metric("code-readability", config={"language": "klingon"})
-    with pytest.raises(MetricConfigError, match="judge"):
-        create_metric("code-readability", config={"judge": True})
+    with pytest.raises(MetricConfigError, match="judge must be true or false"):
+        create_metric("code-readability", config={"judge": "yes"})
+
+
+def _rated(digit_probabilities: dict[str, float]):
+    import math
+
+    from agentunit.judges.base import JudgeReply
+
+    return lambda request: JudgeReply(max(digit_probabilities, key=digit_probabilities.get),
+                                      [(d, math.log(p)) for d, p in digit_probabilities.items()])
+
+
+def test_code_readability_judge_rating_is_averaged_with_the_static_score():
+    static = check(GO, "code-readability")
+    with scripted_judge(_rated({"5": 0.5, "4": 0.5})) as judge:
+        judged = check(GO, {"metric": "code-readability", "config": {"judge": True}})
+    (request,) = judge.requests
+    assert request.options == ("1", "2", "3", "4", "5") and "func " in request.messages[-1][1]
+    assert judged.detail["judge_rating"] == pytest.approx(0.875)
+    assert judged.detail["static"] == pytest.approx(static.value, abs=1e-4)
+    assert judged.value == pytest.approx((static.value + 0.875) / 2)
+    with scripted_judge(_rated({"1": 0.9, "2": 0.1})):
+        low = check(GO, {"metric": "code-readability", "config": {"judge": True}})
+    assert low.value < static.value < judged.value and "judge 0.03" in low.reason
 
 
 def test_code_readability_all_blocks_weighted_by_lines():

@@ -14,10 +14,12 @@ from agentunit.core.outcome import Outcome
 from agentunit.core.trace import TraceLog
 from agentunit.datasets.base import DatasetCase
 from agentunit.errors import MetricConfigError
+from agentunit.judges.base import JudgeReply
 from agentunit.metrics.registry import lookup
 from tests.code.humaneval_problems import PROBLEMS
 from tests.code.sandboxing import requires_bwrap
 from tests.conftest import run_cli
+from tests.judge_helpers import pass_with, scripted_judge
 
 ADD = "Here you go:\n```python\ndef add(a, b):\n    return a + b\n\nprint(add(2, 3))\n```\nIt prints 5."
 
@@ -61,9 +63,91 @@ def test_without_bubblewrap_the_metric_errors_and_names_the_fix(monkeypatch):
     assert "apt-get install bubblewrap" in result.error and "sandbox: none" in result.error
 
 
-def test_no_tests_is_not_measured():
+def test_no_tests_and_no_prompt_is_not_measured():
     result = check(ADD, "code-correctness")
-    assert result.status == "not_measured" and "no tests" in result.reason
+    assert result.status == "not_measured" and "no tests" in result.reason and "no prompt" in result.reason
+
+
+def test_no_tests_with_the_judge_fallback_off_is_not_measured():
+    with scripted_judge(lambda request: pass_with(0.9)) as judge:
+        result = check(ADD, {"metric": "code-correctness", "config": {"judge": False}}, query="Add two numbers")
+    assert result.status == "not_measured" and "fallback is off" in result.reason and not judge.requests
+
+
+@requires_bwrap
+class TestJudgeFallback:
+    """Without tests, the program must run and then the judge decides against the case's prompt."""
+
+    def test_the_judge_decides_and_the_result_says_so(self):
+        with scripted_judge(lambda request: pass_with(0.9)) as judge:
+            result = check(ADD, {"metric": "code-correctness", "config": {"language": "python"}},
+                           query="Write a Python function add(a, b) returning the sum")
+        assert result.passed is True and result.value == pytest.approx(0.9)
+        assert result.detail["method"] == "judge" and result.reason.startswith("judged (no tests)")
+        assert result.detail["run"]["exit_code"] == 0
+        _generation, request = judge.requests  # the judge wrote no usable tests ("PASS"), so it was asked
+        user = request.messages[-1][1]
+        assert "Write a Python function add(a, b)" in user and "return a + b" in user
+        assert request.options == ("yes", "no")
+
+    def test_a_doubted_program_fails_at_the_judge_pass_mark(self):
+        with scripted_judge(lambda request: pass_with(0.3)):
+            low = check(ADD, "code-correctness", query="Add two numbers")
+        with scripted_judge(lambda request: pass_with(0.3)):
+            lenient = check(ADD, {"metric": "code-correctness", "config": {"judge_threshold": 0.25}},
+                            query="Add two numbers")
+        assert low.passed is False and low.value == pytest.approx(0.3)
+        assert lenient.passed is True
+
+    def test_a_program_that_does_not_run_scores_zero_without_asking_the_judge(self):
+        broken = "```python\ndef add(a, b):\n    return a +\n```"
+        with scripted_judge(lambda request: pass_with(0.99)) as judge:
+            result = check(broken, "code-correctness", query="Add two numbers")
+        assert result.value == 0.0 and result.passed is False and not judge.requests
+        assert "does not run" in result.reason and "SyntaxError" in result.reason
+
+    def test_for_python_the_judge_writes_tests_that_run_against_the_program(self):
+        written = ("Here are the tests:\n```python\nassert add(1, 2) == 3\nassert add(-1, 1) == 0\n"
+                   "assert add(1, 2) == 3\nassert add(0, 0) == 0\nassert add(2, 2) == 5\nassert add(\n```")
+
+        def respond(request):
+            return JudgeReply(written) if not request.options else pass_with(0.99)
+
+        with scripted_judge(respond) as judge:
+            result = check(ADD, "code-correctness", query="Write add(a, b) returning the sum")
+        assert [r.options for r in judge.requests] == [()]  # one generation, no yes/no question
+        assert "Write add(a, b) returning the sum" in judge.requests[0].messages[-1][1]
+        assert result.detail["method"] == "judge-written tests"
+        assert result.detail["judge_written_tests"] == ["assert add(1, 2) == 3", "assert add(-1, 1) == 0",
+                                                        "assert add(0, 0) == 0", "assert add(2, 2) == 5"]
+        assert result.value == 0.75 and result.passed is False and result.detail["judge_threshold"] == 0.8
+        assert result.detail["first_failure"]["test"] == "assert add(2, 2) == 5"
+        assert "tests written by the judge" in result.reason
+        with scripted_judge(respond):
+            lenient = check(ADD, {"metric": "code-correctness", "config": {"judge_threshold": 0.7}}, query="Add")
+        assert lenient.passed is True
+
+    def test_too_few_written_tests_fall_back_to_the_yes_no_question(self):
+        def respond(request):
+            return JudgeReply("assert add(1, 2) == 3\nI think that is enough.") if not request.options \
+                else pass_with(0.9)
+
+        with scripted_judge(respond) as judge:
+            result = check(ADD, "code-correctness", query="Add two numbers")
+        assert [r.options for r in judge.requests] == [(), ("yes", "no")]
+        assert result.detail["method"] == "judge" and result.value == pytest.approx(0.9)
+        assert "fewer than 3" in result.detail["judge_written_tests_unused"]
+
+    def test_tests_take_precedence_over_the_judge(self):
+        with scripted_judge(lambda request: pass_with(0.01)) as judge:
+            result = check(ADD, {"metric": "code-correctness", "value": "assert add(1, 2) == 3"}, query="Add")
+        assert result.passed is True and not judge.requests and "method" not in result.detail
+
+
+@pytest.mark.parametrize("bad", [{"judge": "yes"}, {"judge_threshold": 0}, {"judge_threshold": True}])
+def test_bad_judge_fallback_options_are_refused(bad):
+    with pytest.raises(MetricConfigError, match=r"config\.judge"):
+        check(ADD, {"metric": "code-correctness", "config": bad})
 
 
 @requires_bwrap

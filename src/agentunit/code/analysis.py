@@ -8,11 +8,13 @@ from typing import Any
 from agentunit.code.extract import CodeBlock, check_block_config, select_code
 from agentunit.code.language import LANGUAGES, LanguageGuess, canonical_language, classify_language
 from agentunit.code.readability import readability
+from agentunit.core.sync import run_blocking
 from agentunit.errors import MetricConfigError
+from agentunit.judges.base import JudgeRequest
 from agentunit.metrics.base import Metric, MetricResult, keyword_config
 from agentunit.metrics.registry import register
 
-__all__ = ["CodeLanguage", "CodeReadability", "ContainsCodeLanguage", "looks_like_prose"]
+__all__ = ["CodeLanguage", "CodeReadability", "ContainsCodeLanguage", "looks_like_prose", "readability_request"]
 
 _CODE_SYMBOLS = re.compile(r"[{}\[\]();=<>$|&*/\\:#@]")
 
@@ -48,6 +50,16 @@ def _language_value(value: Any) -> str:
 def _block_detail(block: CodeBlock, guess: LanguageGuess, expected: str) -> dict[str, Any]:
     return {**block.describe(), "language": guess.language, "top": guess.top(3),
             f"p({expected})": round(guess.probability_of(expected), 4)}
+
+
+def readability_request(code: str, language: str) -> JudgeRequest:
+    """The judge's 1–5 readability rating of ``code``, answered with one digit."""
+    user = (f"Code ({language}):\n```{language}\n{code}\n```\n\n"
+            "Rate how readable this code is for a maintainer: names, structure, comments and formatting. "
+            "1 = unreadable (minified or obfuscated), 2 = hard to read, 3 = acceptable, 4 = clear, "
+            "5 = clean and idiomatic. Answer with one digit.")
+    return JudgeRequest((("system", "You review code for readability. Answer with one digit."), ("user", user)),
+                        options=("1", "2", "3", "4", "5"))
 
 
 class _LanguageMetric(Metric):
@@ -139,7 +151,10 @@ class CodeReadability(Metric):
     the block (default ``first``; ``all`` averages the blocks weighted by lines). No code: not
     measured. Default threshold 0.6. The detail lists every measure raw and mapped. Clean Python
     programs score above their python-minifier versions in 20 of 20 pairs (bench/code_language.py).
-    A judge rubric (``config.judge``) is not available yet.
+
+    ``config.judge: true`` adds the judge's rating: one decision on a 1–5 readability scale
+    (naming, structure, comments, formatting), scored Σ P(k)·(k − 1)/4 from the digits'
+    probabilities; the value is then the mean of the static score and the judge's, both in the detail.
     """
 
     def __init__(self, value: Any = None, *, block: Any = "first", language: str | None = None, **base: Any):
@@ -147,16 +162,37 @@ class CodeReadability(Metric):
 
     def setup(self) -> None:
         check_block_config(self.config.get("block", "first"))
-        if self.config.get("judge"):
-            raise MetricConfigError("code-readability: config.judge is not available yet; remove it to use the "
-                                    "static measures")
+        judge = self.config.get("judge", False)
+        if not isinstance(judge, bool):
+            raise MetricConfigError(f"code-readability config.judge must be true or false, got {judge!r}")
+        self.use_judge = judge
         language = self.config.get("language")
         self.language = _language_value(language) if language is not None else None
 
     def evaluate(self, case, trace, outcome) -> MetricResult:
+        return run_blocking(self.evaluate_async(case, trace, outcome))
+
+    async def evaluate_async(self, case, trace, outcome) -> MetricResult:
+        result, blocks = self._static(outcome)
+        if not self.use_judge or result.value is None:
+            return result
+        from agentunit.judges.service import current_judge
+
+        code = "\n\n".join(block.code for block in blocks)
+        language = result.detail["blocks"][0]["language"]
+        decision = await current_judge().decide(readability_request(code, language))
+        rating = sum(p * (int(k) - 1) / 4 for k, p in decision.probabilities.items())
+        static = result.value
+        value = (static + rating) / 2
+        detail = {**result.detail, "static": round(static, 4), "judge_rating": round(rating, 4),
+                  "judge": decision.to_detail()}
+        return self.result(value, detail=detail,
+                           reason=f"readability {value:.2f} (static {static:.2f}, judge {rating:.2f})")
+
+    def _static(self, outcome) -> tuple[MetricResult, list[CodeBlock]]:
         blocks, why = _code_in(outcome.output or "", self.config.get("block", "first"))
         if not blocks:
-            return self.not_measured(why or "the output holds no code")
+            return self.not_measured(why or "the output holds no code"), blocks
         results, detail = [], []
         for block in blocks:
             language, source = self.language, "config"
@@ -172,5 +208,5 @@ class CodeReadability(Metric):
         value = sum(v * n for v, n in results) / sum(n for _, n in results)
         weakest = min(detail[0]["measures"].items(), key=lambda kv: kv[1]["score"], default=None)
         reason = f"readability {value:.2f}" + (f"; weakest measure: {weakest[0]}" if weakest else "")
-        return self.result(value, reason=reason, detail={"blocks": detail})
+        return self.result(value, reason=reason, detail={"blocks": detail}), blocks
 

@@ -6,6 +6,7 @@ in the sandbox (``agentunit.code.sandbox``) under the limits of their config.
 
 from __future__ import annotations
 
+import ast
 from typing import Any
 
 from agentunit.code.extract import CodeBlock, check_block_config, normalise_language, select_code
@@ -14,6 +15,7 @@ from agentunit.code.sandbox import ISOLATIONS, Limits, RunResult, Sandbox
 from agentunit.code.testing import TestReport, TestSpec, parse_tests, run_tests, same_stdout
 from agentunit.core.sync import run_blocking
 from agentunit.errors import MetricConfigError
+from agentunit.judges.base import JudgeRequest
 from agentunit.metrics.base import Metric, MetricResult
 from agentunit.metrics.registry import register
 
@@ -76,6 +78,49 @@ class _SandboxedMetric(Metric):
         if tag is None:
             return "python"
         return normalise_language(tag) if normalise_language(tag) in languages() else None
+
+
+JUDGE_PASS_MARK = 0.5
+WRITTEN_TESTS_PASS_MARK = 0.8
+MIN_WRITTEN_TESTS = 3
+MAX_WRITTEN_TESTS = 6
+_REVIEWER = "You review programs written for a task. Answer yes or no."
+_TESTER = "You write Python unit tests. Output only assert statements, one per line."
+
+
+def tests_request(task: str) -> JudgeRequest:
+    """The judge's generation of tests for a task without tests: assert statements, one per line."""
+    user = (f"Task:\n{task}\n\nWrite {MAX_WRITTEN_TESTS} assert statements that a correct solution of this task "
+            "must pass, covering normal cases and edge cases. Call the function exactly as the task names it. "
+            "Output only the assert lines.")
+    return JudgeRequest((("system", _TESTER), ("user", user)), max_tokens=300)
+
+
+def written_asserts(text: str) -> list[str]:
+    """The distinct lines of ``text`` that are one ``assert`` statement parsing on its own (code
+    fences and prose dropped), at most MAX_WRITTEN_TESTS, in order."""
+    found: list[str] = []
+    for line in text.splitlines():
+        line = line.strip()
+        if not line.startswith("assert ") or line in found:
+            continue
+        try:
+            tree = ast.parse(line)
+        except SyntaxError:
+            continue
+        if len(tree.body) == 1 and isinstance(tree.body[0], ast.Assert):
+            found.append(line)
+    return found[:MAX_WRITTEN_TESTS]
+
+
+def correctness_request(task: str, code: str, language: str) -> JudgeRequest:
+    """The judge's yes/no question when a case has no tests: is the program a correct, complete
+    solution of the task (the case's prompt)?"""
+    user = (f"Task:\n{task}\n\nProgram ({language}):\n```{language}\n{code}\n```\n\n"
+            "Statement: The program is a correct and complete solution to the task: it gives the right "
+            "result on every input the task allows, including edge cases.\n"
+            "Is the statement true? Answer yes or no.")
+    return JudgeRequest((("system", _REVIEWER), ("user", user)), options=("yes", "no"))
 
 
 def _last_line(text: str) -> str:
@@ -173,34 +218,98 @@ class CodeCorrectnessMetric(_SandboxedMetric):
 
     The program is extracted as for ``code-execution`` (``block``, ``language``); an output without
     code scores 0. The detail lists every test's verdict (first 50), the first failing test with the
-    tail of its traceback, the limits hit and the isolation. Without tests the result is not
-    measured (there is no judge fallback). Options and limits as ``code-execution``; the timeout
-    applies to each run.
+    tail of its traceback, the limits hit and the isolation. Options and limits as
+    ``code-execution``; the timeout applies to each run.
+
+    Without tests the judge decides against the case's prompt, and the result says so
+    (``detail.method``). The program must first run in the sandbox (exit 0; one that fails scores
+    0). For Python, the judge then writes tests from the prompt (one generation: up to 6 assert
+    statements on normal and edge cases; each must parse on its own, at least 3 are needed), which
+    run against the program like given assertion code: score = the share passed, passing at
+    ``judge_threshold`` (default 0.8, so one wrong expectation of the judge's in six is tolerated);
+    ``detail.method: judge-written tests`` and the tests are in the detail. For other languages,
+    or when the judge writes too few usable asserts, one yes/no decision on "the program is a
+    correct and complete solution to the task" (``detail.method: judge``), score P(yes), passing at
+    ``judge_threshold`` (default 0.5). ``judge: false`` turns the fallback off (no tests is then
+    not measured), and a case without a prompt is not measured either.
     """
+
+    _keys = (*_COMMON_KEYS, "judge", "judge_threshold")
 
     def setup(self) -> None:
         super().setup()
         self.tests = parse_tests(self.value) if self.value is not None else None
+        judge = self.config.get("judge", True)
+        if not isinstance(judge, bool):
+            raise MetricConfigError(f"config.judge must be true or false, got {judge!r}")
+        mark = self.config.get("judge_threshold")
+        if mark is not None and (isinstance(mark, bool) or not isinstance(mark, (int, float)) or not 0.0 < mark <= 1.0):
+            raise MetricConfigError(f"config.judge_threshold must be a number in (0, 1], got {mark!r}")
+        self.judge_fallback, self.judge_threshold = judge, None if mark is None else float(mark)
 
     def check_expected(self, expected: Any) -> None:
         parse_tests(expected)
 
     async def evaluate_async(self, case, trace, outcome) -> MetricResult:
         tests = self.tests
-        if tests is None:
-            if case.expected_output is None:
-                return self.not_measured("no tests (give the metric a value: {tests, entry_point}, assertion code, "
-                                         "{stdin, expected_stdout} pairs or {command})")
+        if tests is None and case.expected_output is not None:
             tests = parse_tests(case.expected_output)
+        task = outcome.query or case.query
+        if tests is None and not (self.judge_fallback and task):
+            why = "no prompt for the judge to decide against" if self.judge_fallback else "the judge fallback is off"
+            return self.not_measured(f"no tests (give the metric a value: {{tests, entry_point}}, assertion code, "
+                                     f"{{stdin, expected_stdout}} pairs or {{command}}) and {why}")
         program = self._program(str(outcome.output))
         if isinstance(program, MetricResult):
             return program
         code, language, detail = program
+        if tests is None:
+            return await self._judged(str(task), code, language, detail)
         if tests.python_only and language != "python":
             return self.result(0.0, passed=False, detail=detail,
                                reason=f"the tests are Python ({tests.kind}) but the program is {language}")
         report = await run_tests(code, language, tests, self.sandbox)
         return self._scored(report, tests, detail)
+
+    async def _judged(self, task: str, code: str, language: str, detail: dict[str, Any]) -> MetricResult:
+        """No tests: the program must run; then tests the judge writes from the task decide (Python),
+        else one yes/no decision of the judge."""
+        from agentunit.judges.service import current_judge
+
+        detail["method"] = "judge"
+        run = await self.sandbox.run_program(code, language)
+        detail["run"] = run.describe()
+        if not run.ok:
+            error = _last_line(run.stderr)
+            return self.result(0.0, passed=False, detail=detail,
+                               reason=f"judged (no tests): the {language} program does not run: {run.failure()}"
+                                      + (f" — {error}" if error else ""))
+        judge = current_judge()
+        if language == "python":
+            text, _, _ = await judge.generate(tests_request(task))
+            asserts = written_asserts(text)
+            detail["judge_written_tests"] = asserts
+            if len(asserts) >= MIN_WRITTEN_TESTS:
+                return await self._judge_tested(code, asserts, detail)
+            detail["judge_written_tests_unused"] = f"fewer than {MIN_WRITTEN_TESTS} usable asserts"
+        decision = await judge.decide(correctness_request(task, code, language))
+        score = decision.probabilities.get("yes", 0.0)
+        mark = self.judge_threshold if self.judge_threshold is not None else JUDGE_PASS_MARK
+        detail["judge"] = decision.to_detail()
+        detail["judge_threshold"] = mark
+        return self.result(round(score, 6), passed=score >= mark, detail=detail,
+                           reason=f"judged (no tests): P(correct solution of the prompt) = {score:.2f}")
+
+    async def _judge_tested(self, code: str, asserts: list[str], detail: dict[str, Any]) -> MetricResult:
+        spec = TestSpec("asserts", code="\n".join(asserts))
+        report = await run_tests(code, "python", spec, self.sandbox)
+        result = self._scored(report, spec, detail)
+        mark = self.judge_threshold if self.judge_threshold is not None else WRITTEN_TESTS_PASS_MARK
+        result.detail["method"] = "judge-written tests"
+        result.detail["judge_threshold"] = mark
+        result.passed = result.value is not None and result.value >= mark
+        result.reason = f"judged (no tests): {result.reason} (tests written by the judge from the prompt)"
+        return result
 
     def _scored(self, report: TestReport, tests: TestSpec, detail: dict[str, Any]) -> MetricResult:
         passed, total = report.passed, report.total

@@ -21,6 +21,7 @@ from agentunit.metrics import (  # noqa: F401
     tool_calls,
     xml_checks,
 )
+from agentunit.moderation import metrics as _moderation  # noqa: F401
 from agentunit.multiagent import metrics as _multiagent  # noqa: F401
 from agentunit.privacy import metrics as _privacy  # noqa: F401
 from agentunit.sustainability import metrics as _sustainability  # noqa: F401
