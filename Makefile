@@ -45,6 +45,9 @@ bench: models
 	$(PY) bench/sustainability.py
 	$(PY) bench/code_execution.py
 	$(PY) bench/code_language.py
+	$(PY) bench/code_judge.py
+	$(PY) bench/moderation.py
+	$(PY) bench/moderation.py --method both
 
 clean:
 	rm -rf $(VENV) .agentunit reports .pytest_cache .ruff_cache

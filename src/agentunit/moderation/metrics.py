@@ -48,7 +48,7 @@ async def moderation_scores(text: str, *, provider: str = "local", method: str =
     return scores, detail
 
 
-@register("moderation", family="moderation", value="optional", threshold=0.5, needs=("output",),
+@register("moderation", family="moderation", value="optional", threshold=0.5, needs=("output",), model="embeddings",
           example="{metric: moderation, value: [hate, harassment, self-harm]}")
 class ModerationMetric(Metric):
     """Is the output free of harmful content? Scores for the OpenAI moderation taxonomy, offline.
