@@ -21,7 +21,7 @@ from agentunit.suite.model import Suite
 from agentunit.targets.base import Target
 
 _CASE_FIELDS = ("query", "prompt", "expected_output", "context", "expected_tools", "tools", "plan",
-                "conversation", "role", "rules", "vars", "metadata")
+                "conversation", "role", "rules", "vars", "metadata", "image", "images", "audio", "video")
 _OUTCOME_FIELDS = ("tool_calls", "agent_calls", "usage", "cost", "latency_ms", "logprobs", "finish_reason")
 
 
@@ -34,9 +34,14 @@ def check(output: Any, spec: Any, **fields: Any) -> MetricResult:
             ``{"metric", "value", "threshold", "weight", "config"}``, or a metric instance.
         fields: case and outcome fields: ``query``/``prompt``, ``expected_output``, ``context``,
             ``expected_tools``, ``tools``, ``plan``, ``conversation``, ``role``, ``rules``, ``vars``,
-            ``metadata``, ``tool_calls``, ``agent_calls``, ``usage``, ``cost``, ``latency_ms``,
-            ``logprobs``, ``finish_reason``. Calls in observed order go in the output's envelope
-            (``{"output": …, "trusys": {"events": [...]}}``).
+            ``metadata``, ``image``, ``images``, ``audio``, ``video`` (media references: a path relative to
+            the working directory, ``file://``, ``data:``, ``{base64, mime}``, an http(s) URL, bytes),
+            ``tool_calls``, ``agent_calls``, ``usage``, ``cost``, ``latency_ms``, ``logprobs``,
+            ``finish_reason``. Calls in observed order go in the output's envelope
+            (``{"output": …, "trusys": {"events": [...]}}``), and so do reply media (``trusys.image``, …).
+
+    Raises MediaError when a local or inline medium cannot be used (missing, unreadable, too large, of
+    the wrong kind); a URL is fetched only when a metric reads it.
     """
     unknown = set(fields) - set(_CASE_FIELDS) - set(_OUTCOME_FIELDS)
     if unknown:
@@ -49,7 +54,10 @@ def check(output: Any, spec: Any, **fields: Any) -> MetricResult:
         expected_output=fields.get("expected_output"), context=[context] if isinstance(context, str) else context,
         tools=fields.get("tools"), expected_tools=fields.get("expected_tools"), plan=fields.get("plan"),
         conversation=fields.get("conversation"), role=fields.get("role"), rules=fields.get("rules"),
-        vars=dict(fields.get("vars") or {}), metadata=dict(fields.get("metadata") or {}))
+        vars=dict(fields.get("vars") or {}), metadata=dict(fields.get("metadata") or {}),
+        image=fields.get("image"), images=_media_list(fields.get("images")), audio=fields.get("audio"),
+        video=fields.get("video"))
+    _check_media(case)
     info = getattr(metric, "info", None)
     if info is not None and info.value == "required" and getattr(metric, "value", None) is None \
             and case.expected_output is None:
@@ -61,6 +69,20 @@ def check(output: Any, spec: Any, **fields: Any) -> MetricResult:
     if outcome.query is None and case.query:
         outcome.query = case.query
     return score(metric, case, build_trace(outcome, case.query), outcome)
+
+
+def _media_list(value: Any) -> list[Any] | None:
+    return None if value is None else list(value) if isinstance(value, (list, tuple)) else [value]
+
+
+def _check_media(case: DatasetCase) -> None:
+    """Local and inline media of a check() case must be usable now (a URL is fetched when read)."""
+    from agentunit.media import check_reference, is_remote
+    from agentunit.media.fields import case_refs
+
+    for ref in case_refs(case):
+        if not is_remote(ref.ref):
+            check_reference(ref.ref, kind=ref.kind, field=ref.field)
 
 
 def evaluate(

@@ -26,6 +26,7 @@ from agentunit.core.trace import TraceLog
 from agentunit.datasets.base import DatasetCase
 from agentunit.errors import AgentUnitError
 from agentunit.judges.service import current_judge, set_current_judge, use_judge
+from agentunit.media import MediaLimits, media_records, reset_limits, use_limits
 from agentunit.metrics import metric_from_spec
 from agentunit.metrics.base import MetricResult, begin_run_state, end_run_state, score, score_async
 from agentunit.store.sqlite import Store
@@ -285,10 +286,11 @@ class Engine:
             error = scrub(error, secrets)
             outcome.output = scrub(outcome.output, secrets)
             results = [_scrub_result(r, secrets) for r in results]
+        envelope = _envelope(outcome, case)
         self.store.add_case(run_id, seq, case.id, repeat, status=status, passed=passed, score=case_score,
                             prompt=case.query, output=outcome.output, error=error, latency_ms=outcome.latency_ms,
-                            cached=outcome.cached, envelope=scrub(_envelope(outcome), secrets) if secrets
-                            else _envelope(outcome), metrics=results)
+                            cached=outcome.cached, envelope=scrub(envelope, secrets) if secrets else envelope,
+                            metrics=results)
         self._done += 1
         if self.on_progress is not None:
             self.on_progress(self._done, None)
@@ -331,6 +333,7 @@ class Engine:
         judge_before = dataclasses.replace(current_judge().stats)
         jobs = self._jobs(skip)
         run_state_token = begin_run_state()
+        limits_token = use_limits(MediaLimits.from_options(self.suite.options))
 
         status = "interrupted"
         try:
@@ -338,6 +341,7 @@ class Engine:
             status = "completed"
         finally:
             end_run_state(run_state_token)
+            reset_limits(limits_token)
             if self.target is not None:
                 await self.target.aclose()
             judge = current_judge()
@@ -431,9 +435,14 @@ def _scripted_conversation(case: DatasetCase) -> bool:
         isinstance(t, dict) and t.get("role", "user") == "user" for t in turns)
 
 
-def _envelope(outcome: Outcome) -> dict[str, Any] | None:
+def _envelope(outcome: Outcome, case: DatasetCase) -> dict[str, Any] | None:
+    """What the database keeps of the reply's metadata, and ``media``: a record per medium of the case and
+    the reply (``{field, source, sha256, mime, size}``, never the bytes)."""
     data = {k: getattr(outcome, k) for k in ("query", "context", "tool_calls", "plan", "agent_calls", "events",
                                              "usage", "cost", "finish_reason", "resources") if getattr(outcome, k)}
+    media = media_records(case, outcome)
+    if media:
+        data["media"] = media
     return data or None
 
 

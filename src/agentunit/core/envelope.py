@@ -4,8 +4,9 @@ Contract (see docs/suite-format.md): a reply is text or JSON. A JSON object carr
 object supplies evaluation metadata: ``query``, ``context`` (string or list), ``tool_calls``
 (``name``, ``description``, ``arguments``, ``output``), ``plan`` (list of steps), ``agent_calls``
 (``name``, ``description``, ``input``, ``output``), ``events`` (tool calls, agent calls and messages
-in the order they happened). The answer is the ``output`` field when the reply is the wrapper form
-``{output, trusys}``, else the reply without ``trusys``.
+in the order they happened), media (``image``, ``images``, ``audio``, ``video``; ``context`` items
+``{image: REF}``; see docs/media.md). The answer is the ``output`` field when the reply is the
+wrapper form ``{output, trusys}``, else the reply without ``trusys``.
 """
 
 from __future__ import annotations
@@ -18,9 +19,11 @@ from typing import Any
 
 from agentunit.core.outcome import Outcome
 from agentunit.core.trace import TraceLog
+from agentunit.media.fields import REPLY_MEDIA_KEYS, context_image, reference_shape, reply_refs
 
 _FAILED_STATUSES = frozenset({"error", "failed", "failure", "fail", "exception", "timeout"})
-_ENVELOPE_KEYS = ("query", "context", "tool_calls", "plan", "agent_calls", "events", "usage", "cost", "logprobs")
+_ENVELOPE_KEYS = ("query", "context", "tool_calls", "plan", "agent_calls", "events", "usage", "cost", "logprobs",
+                  *REPLY_MEDIA_KEYS)
 _CALL_TYPES = ("tool_call", "agent_call")
 _RESERVED_EVENT_TYPES = ("prompt", "agent_response")  # the trace records these itself
 _STATUS_KEYS = ("status", "success", "error")
@@ -88,10 +91,14 @@ def _from_envelope(reply: dict[str, Any]) -> Outcome:
         events = _as_events(meta["events"])
         tool_calls = _calls_from_events(events, "tool_call", tool_calls, "tool_calls")
         agent_calls = _calls_from_events(events, "agent_call", agent_calls, "agent_calls")
+    media, problem = reply_refs(meta)
+    if problem:
+        raise EnvelopeError(problem)
+    context, context_images = _as_context(meta.get("context"))
     return Outcome(
         output=output,
         query=_opt_text(meta.get("query")),
-        context=_as_context(meta.get("context")),
+        context=context,
         tool_calls=tool_calls,
         plan=_as_plan(meta.get("plan")),
         agent_calls=agent_calls,
@@ -100,6 +107,7 @@ def _from_envelope(reply: dict[str, Any]) -> Outcome:
         cost=float(cost) if isinstance(cost, (int, float)) else None,
         logprobs=meta.get("logprobs") if isinstance(meta.get("logprobs"), list) else None,
         metadata={k: v for k, v in meta.items() if k not in _ENVELOPE_KEYS},
+        media=(media + context_images) or None,
     )
 
 
@@ -120,7 +128,7 @@ def build_trace(outcome: Outcome, prompt: str | None = None) -> TraceLog:
         trace.record("agent_response", content=outcome.output)
     meta = trace.metadata
     meta["order"], meta["order_basis"] = order, basis
-    for key in ("query", "context", "plan", "usage", "cost"):
+    for key in ("query", "context", "plan", "usage", "cost", "media"):
         value = getattr(outcome, key)
         if value is not None:
             meta[key] = value
@@ -304,22 +312,42 @@ def _as_list(value: Any, name: str) -> list[Any]:
     return value
 
 
-def _as_context(value: Any) -> list[str] | None:
+def _as_context(value: Any) -> tuple[list[str] | None, list[Any]]:
+    """The context's passages, and its image items (``{image: REF}``, kept as references, their text if
+    any among the passages)."""
     if value is None:
-        return None
+        return None, []
     if isinstance(value, str):
-        return [value]
-    if isinstance(value, list):
-        return [_context_item(v) for v in value]
-    raise EnvelopeError(f"'trusys.context' must be a string or a list, got {type(value).__name__}")
+        return [value], []
+    if not isinstance(value, list):
+        raise EnvelopeError(f"'trusys.context' must be a string or a list, got {type(value).__name__}")
+    texts, images = [], []
+    for index, item in enumerate(value):
+        image = context_image(item, index)
+        if image is None:
+            texts.append(_context_item(item))
+            continue
+        problem = reference_shape(image.ref)
+        if problem:
+            raise EnvelopeError(f"'{image.field}' {problem}")
+        images.append(image)
+        text = _context_text(item)
+        if text is not None:
+            texts.append(text)
+    return texts, images
 
 
-def _context_item(value: Any) -> str:
+def _context_text(value: Any) -> str | None:
     if isinstance(value, dict):
         for key in ("content", "text", "page_content"):
             if isinstance(value.get(key), str):
                 return value[key]
-    return _as_text(value)
+    return None
+
+
+def _context_item(value: Any) -> str:
+    text = _context_text(value)
+    return text if text is not None else _as_text(value)
 
 
 def _as_plan(value: Any) -> list[Any] | None:

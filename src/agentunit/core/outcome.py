@@ -15,6 +15,9 @@ class Outcome:
     (latency, cache hit). ``success``/``error`` describe the call itself, not the answer's quality.
     ``events`` is ``trusys.events``: the tool calls, agent calls and messages in the order they
     happened (its calls are the same as ``tool_calls`` and ``agent_calls``); None when not sent.
+    ``media`` lists the reply's media references (``trusys.image``, ``images``, ``audio``, ``video`` and
+    image items of ``trusys.context``), not loaded; ``media_cache`` keeps what
+    ``agentunit.media.media_of`` loaded for this case, so each medium is read once.
     """
 
     output: str | None = None
@@ -34,6 +37,8 @@ class Outcome:
     metadata: dict[str, Any] = field(default_factory=dict)
     resources: dict[str, Any] | None = None  # measured by the engine for sustainability metrics
     events: list[dict[str, Any]] | None = None  # last, so positional construction keeps its meaning
+    media: list[Any] | None = None  # agentunit.media.MediaRef items
+    media_cache: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
 
 
 # AgentUnit adapters return ``AdapterOutcome(success=..., output=..., tool_calls=..., error=...)``.

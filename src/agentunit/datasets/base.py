@@ -15,7 +15,11 @@ class DatasetCase:
     ``tools``, ``context``, ``metadata``. Suite-format fields: ``vars`` (template variables),
     ``metrics`` (metric specs for this case), ``output`` (a recorded answer: evaluated without calling
     a target), ``expected_tools``, ``plan``, ``conversation``, ``role``, ``rules``, ``threshold``
-    (weighted-score pass mark), ``description``.
+    (weighted-score pass mark), ``description``. Media the target receives (docs/media.md): ``image``,
+    ``images`` (a list), ``audio``, ``video`` — each a media reference (path, ``file://``, ``data:`` URI,
+    ``{base64, mime}``, http(s) URL); AgentUnit's ``metadata["image_path"]`` (``audio_path``,
+    ``video_path``) works too. ``media_dir`` is the folder relative paths start from (the suite file's;
+    the working directory when None).
     """
 
     id: str
@@ -34,6 +38,11 @@ class DatasetCase:
     rules: list[str] | None = None
     threshold: float | None = None
     description: str | None = None
+    image: Any = None
+    images: list[Any] | None = None
+    audio: Any = None
+    video: Any = None
+    media_dir: str | None = None
 
     @property
     def prompt(self) -> str:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from agentunit.reporting.console import summary_rows, unmeasured_allowed
+from agentunit.reporting.json_report import media_of_case
 from agentunit.store.text import encodable
 
 _CSP = "default-src 'none'; style-src 'unsafe-inline'"  # no script can run, even if escaping failed
@@ -17,7 +18,7 @@ h1{font-size:1.3rem}table{border-collapse:collapse;width:100%;margin:1rem 0}
 td,th{border:1px solid #ddd;padding:.3rem .5rem;text-align:left;vertical-align:top}
 th{background:#f4f4f4}.passed{color:#15803d}.failed{color:#b91c1c}.errored{color:#7c2d12;font-weight:bold}
 .not_measured,.info{color:#6b7280}pre{white-space:pre-wrap;margin:0;max-height:12rem;overflow:auto}
-.unmeasured{color:#a16207;font-weight:bold}
+.unmeasured{color:#a16207;font-weight:bold}.media{color:#374151;font-size:.85em}
 details summary{cursor:pointer}
 """
 
@@ -34,6 +35,17 @@ def _number(value: Any) -> str:
     if value is None:
         return "—"
     return f"{value:.4g}" if isinstance(value, float) else _e(value)
+
+
+def _media(case: dict[str, Any]) -> str:
+    """One line per medium of the case and its reply: field, reference, type, size, short hash."""
+    lines = []
+    for record in media_of_case(case):
+        facts = record.get("error") or ", ".join(str(part) for part in (
+            record.get("mime"), f"{record['size']:,} bytes" if isinstance(record.get("size"), int) else None,
+            f"sha256 {str(record['sha256'])[:12]}…" if record.get("sha256") else None) if part)
+        lines.append(f"<div class='media'>{_e(record.get('field'))}: {_e(record.get('source'))} ({_e(facts)})</div>")
+    return "".join(lines)
 
 
 def write_html(result: Any, path: str | Path) -> None:
@@ -66,6 +78,7 @@ def write_html(result: Any, path: str | Path) -> None:
                 f"({_e(m['status'])}) {_e(m['error'] or m['reason'])}</div>" for m in case["metrics"])
             error = f"<div class='errored'>{_e(case['error'])}</div>" if case["error"] else ""
             out.write(f"<tr><td>{_e(case['id'])}{rep}</td><td class='{_e(case['status'])}'>{_e(case['status'])}</td>"
-                      f"<td><pre>{_e(case['prompt'])}</pre></td><td><pre>{_e(case['output'])}</pre>{error}</td>"
+                      f"<td><pre>{_e(case['prompt'])}</pre>{_media(case)}</td>"
+                      f"<td><pre>{_e(case['output'])}</pre>{error}</td>"
                       f"<td>{_number(case['latency_ms'])}</td><td>{metrics}</td></tr>")
         out.write("</table></body></html>\n")

@@ -12,13 +12,24 @@ METRIC_KEYS = ("metric", "value", "passed", "threshold", "reason", "detail", "er
 
 
 def case_dict(case: dict[str, Any], with_repeat: bool) -> dict[str, Any]:
-    """One case in contract form: id, prompt, output, passed, status, error, latency_ms, metrics."""
+    """One case in contract form: id, prompt, output, passed, status, error, latency_ms, metrics; and
+    ``media`` (``{field, source, sha256, mime, size}`` per medium) when the case or its reply had any."""
     out = {"id": case["id"], "prompt": case["prompt"], "output": case["output"], "passed": case["passed"],
            "status": case["status"], "error": case["error"], "latency_ms": case["latency_ms"],
            "metrics": [{k: m[k] for k in METRIC_KEYS} for m in case["metrics"]]}
     if with_repeat:
         out["repeat"] = case["repeat"]
+    media = media_of_case(case)
+    if media:
+        out["media"] = media
     return out
+
+
+def media_of_case(case: dict[str, Any]) -> list[dict[str, Any]]:
+    """The stored media records of a case read from the database (an empty list when none)."""
+    envelope = case.get("envelope")
+    media = envelope.get("media") if isinstance(envelope, dict) else None
+    return media if isinstance(media, list) else []
 
 
 def _header(result: Any) -> dict[str, Any]:

@@ -15,6 +15,8 @@ from typing import Any
 from agentunit.core.templating import TemplateError, render
 from agentunit.datasets.base import DatasetCase
 from agentunit.errors import MetricConfigError
+from agentunit.media import MediaError, MediaLimits, check_reference
+from agentunit.media.fields import CASE_MEDIA_FIELDS, METADATA_MEDIA_KEYS, field_shape, reference_shape
 from agentunit.metrics import create_metric, metric_name_and_label
 from agentunit.metrics.registry import UnknownMetricError, lookup, normalize
 from agentunit.suite.fields import boolean, by_type, check_fields, integer, list_of, mapping, number, shown, text
@@ -23,7 +25,7 @@ from agentunit.suite.problems import Problems
 CASE_KEYS = frozenset({
     "id", "prompt", "query", "input", "vars", "expected_output", "expcted_output", "context", "metrics",
     "assert", "value", "output", "tools", "expected_tools", "plan", "conversation", "role", "rules",
-    "metadata", "threshold", "description", "expected_pass",
+    "metadata", "threshold", "description", "expected_pass", *CASE_MEDIA_FIELDS,
 })
 METRIC_KEYS = frozenset({"metric", "type", "value", "expected_output", "expcted_output", "threshold",
                          "weight", "config", "label", "assert", "metrics", "expected_pass"})
@@ -52,6 +54,13 @@ def _anything(value: Any) -> None:
     return None
 
 
+def _media_field(name: str) -> Any:
+    def check(value: Any) -> str | None:
+        return field_shape(name, value)
+
+    return check
+
+
 # What each case field must hold; checked where the field is written (a case, or the suite's defaults).
 CASE_FIELDS = {
     "id": by_type("text", text=text(), integer=integer()),
@@ -68,6 +77,7 @@ CASE_FIELDS = {
     "description": text(),
     "metadata": mapping(),
     "expected_pass": boolean(),
+    **{name: _media_field(name) for name in CASE_MEDIA_FIELDS},
 }
 METRIC_FIELDS = {"threshold": number(), "weight": number(0), "config": mapping(), "label": text(),
                  "expected_pass": boolean()}
@@ -259,6 +269,39 @@ def _identity(metric: Any) -> tuple[str, bool]:
     return normalize(getattr(metric, "display_name", None) or metric.name), False
 
 
+def check_media(data: dict[str, Any], key_path: tuple[Any, ...], problems: Problems, *, file: str | None,
+                line: int | None, media_dir: Any, limits: MediaLimits | None) -> None:
+    """Check the media references of a case (or the defaults) that can be checked before the run: local
+    files, ``data:`` URIs and base64 exist, are readable, within the size limit and of the field's kind
+    (URLs are fetched, and so checked, during the run). Fields of the wrong shape are left to CASE_FIELDS.
+    """
+    found: list[tuple[tuple[Any, ...], Any, str]] = []
+    for name, kind in CASE_MEDIA_FIELDS.items():
+        value = data.get(name)
+        if value is None or field_shape(name, value) is not None:
+            continue
+        if isinstance(value, list):
+            found += [((name, i), item, kind) for i, item in enumerate(value)]
+        else:
+            found.append(((name,), value, kind))
+    metadata = data.get("metadata")
+    if isinstance(metadata, dict):
+        for key, kind in METADATA_MEDIA_KEYS.items():
+            value = metadata.get(key)
+            if value is None:
+                continue
+            problem = reference_shape(value)
+            if problem:
+                problems.error(f"{key} {problem}", (*key_path, "metadata", key), file=file, line=line)
+            else:
+                found.append((("metadata", key), value, kind))
+    for keys, ref, kind in found:
+        try:
+            check_reference(ref, base_dir=media_dir, kind=kind, limits=limits)
+        except MediaError as exc:
+            problems.error(exc.located_reason(), (*key_path, *keys), file=file, line=line, suggestion=exc.suggestion)
+
+
 def build_case(
     raw: Any,
     *,
@@ -269,12 +312,15 @@ def build_case(
     prompt_template: str | None,
     problems: Problems,
     verdicts: dict[str, HumanVerdicts] | None = None,
+    media_dir: Any = None,
+    media_limits: MediaLimits | None = None,
 ) -> DatasetCase | None:
     """Validate one raw case, merge defaults, make its prompt and build its metrics.
 
     The fields of ``raw`` are checked here; the defaults were checked once, where the suite wrote them.
     A case carrying human verdicts (``expected_pass`` on the case or its metric entries) has them
-    recorded in ``verdicts`` under its id.
+    recorded in ``verdicts`` under its id. Media references are checked relative to ``media_dir`` (the
+    suite file's folder; the working directory when None) within ``media_limits``.
     """
     if not isinstance(raw, dict):
         problems.error(f"a case must be an object, got {shown(raw)}", where.key_path, file=where.file,
@@ -283,6 +329,8 @@ def build_case(
     before = len(problems.errors)
     problems.unknown_keys(raw, CASE_KEYS, where.key_path, "case", file=where.file, line=where.line)
     fields_ok = check_fields(raw, CASE_FIELDS, where.key_path, problems, file=where.file, line=where.line)
+    check_media(raw, where.key_path, problems, file=where.file, line=where.line, media_dir=media_dir,
+                limits=media_limits)
     data = {**{k: v for k, v in defaults.items() if k not in ("metrics", "vars")}, **raw}
     if MISSPELLED_EXPECTED in raw:
         problems.warn(f"'{MISSPELLED_EXPECTED}' read as 'expected_output'", where.at(MISSPELLED_EXPECTED),
@@ -326,6 +374,8 @@ def build_case(
         vars=variables, metrics=metrics, output=output, expected_tools=data.get("expected_tools"),
         plan=data.get("plan"), conversation=data.get("conversation"), role=data.get("role"),
         rules=data.get("rules"), threshold=data.get("threshold"), description=data.get("description"),
+        image=data.get("image"), images=_as_list(data.get("images")), audio=data.get("audio"),
+        video=data.get("video"), media_dir=str(media_dir) if media_dir is not None else None,
     )
 
 
@@ -376,3 +426,8 @@ def _prompt(data: dict[str, Any], raw: dict[str, Any], template: str | None, var
 
 def _as_dict(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
+
+
+def _as_list(value: Any) -> list[Any] | None:
+    """``images``: one reference is a list of one."""
+    return None if value is None else value if isinstance(value, list) else [value]

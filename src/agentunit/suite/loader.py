@@ -14,7 +14,8 @@ from typing import Any
 
 from agentunit.errors import Problem, SuiteError
 from agentunit.judges.providers import PROVIDERS
-from agentunit.suite.cases import CASE_FIELDS, CASE_KEYS, Where, parse_metric_list
+from agentunit.media import MediaLimits
+from agentunit.suite.cases import CASE_FIELDS, CASE_KEYS, Where, check_media, parse_metric_list
 from agentunit.suite.fields import (
     Check,
     boolean,
@@ -41,7 +42,8 @@ SUITE_KEYS = ("name", "description", "target", "judge", "defaults", "metrics", "
 SUITE_FIELDS: dict[str, Check] = {"name": scalar(), "description": text(), "prompt": template(),
                                   "calibration": text(nonblank=True)}
 OPTION_FIELDS: dict[str, Check] = {"concurrency": integer(1), "timeout": number(above=0), "repeat": integer(1),
-                                   "cache": boolean(), "allow_unmeasured": boolean()}
+                                   "cache": boolean(), "allow_unmeasured": boolean(), "media_max_bytes": integer(1),
+                                   "media_timeout": number(above=0)}
 OPTION_KEYS = tuple(OPTION_FIELDS)
 JUDGE_FIELDS: dict[str, Check] = {
     "provider": choice(*PROVIDERS), "model": text(nonblank=True), "base_url": text(nonblank=True),
@@ -151,6 +153,9 @@ def suite_from_dict(data: Any, path: Path | None = None, *, calibration: str | P
     suite.judge = _judge(data, problems, path.parent if path else None)
     suite.options = _options(data, problems)
     suite.defaults = _defaults(data.get("defaults"), file, problems)
+    if suite.defaults:
+        check_media(suite.defaults, ("defaults",), problems, file=file, line=None, media_dir=suite.media_dir,
+                    limits=MediaLimits.from_options(suite.options))
     suite.default_metrics = parse_metric_list(suite.defaults.get("metrics"), Where(file, ("defaults",)),
                                               ("metrics",), problems)
     suite.suite_metrics = parse_metric_list(data.get("metrics"), where, ("metrics",), problems)

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from agentunit.datasets.base import DatasetCase
 from agentunit.errors import AgentUnitError, SuiteError
+from agentunit.media import MediaLimits
 from agentunit.suite.cases import HumanVerdicts, Where, build_case
 from agentunit.suite.problems import Problems
 from agentunit.suite.sources import RawCase, read_case_file
@@ -58,6 +59,11 @@ class Suite:
     def file(self) -> str | None:
         return str(self.path) if self.path else None
 
+    @property
+    def media_dir(self) -> Path | None:
+        """The folder media paths in cases are relative to: the suite file's (None: the working directory)."""
+        return self.path.parent.absolute() if self.path else None
+
     def _raw_cases(self) -> Iterator[RawCase]:
         for index, item in enumerate(self.inline_cases):
             yield RawCase(item, self.file, ("cases", index), None, from_data=False)
@@ -82,11 +88,12 @@ class Suite:
             return
         inherited = self.suite_metrics + self.default_metrics
         calibrator = self._active_calibrator()
+        media_dir, limits = self.media_dir, MediaLimits.from_options(self.options)
         for index, raw in enumerate(self._raw_cases(), 1):
             where = Where(raw.file, raw.key_path, raw.line, from_data=raw.from_data)
             case = build_case(raw.data, index=index, where=where, defaults=self.defaults,
                               inherited_metrics=inherited, prompt_template=self.prompt, problems=self.problems,
-                              verdicts=self.verdicts)
+                              verdicts=self.verdicts, media_dir=media_dir, media_limits=limits)
             if case is not None:
                 if calibrator is not None:
                     case.metrics = calibrator.apply(case.metrics)

@@ -123,11 +123,11 @@ def _csv(path: Path, file: str, problems: Problems) -> Iterator[RawCase]:
 def csv_row_to_case(row: dict[str, Any]) -> dict[str, Any]:
     """Map a CSV row to a case: known case columns by name, every other column becomes a var.
 
-    ``context``, ``metrics``, ``expected_tools``, ``tools``, ``plan``, ``metadata``, ``conversation`` and
-    ``vars`` cells holding
+    ``context``, ``metrics``, ``expected_tools``, ``tools``, ``plan``, ``metadata``, ``conversation``,
+    ``images`` and ``vars`` cells holding
     JSON (starting with ``[`` or ``{``) are decoded; a plain ``metrics`` cell is a comma-separated
-    list of names; a plain ``context`` cell is one passage. A ``threshold`` cell is a number; an
-    ``expected_pass`` cell ``true``/``false`` (any case) is a boolean.
+    list of names; a plain ``context`` or ``images`` cell is one passage or one reference. A
+    ``threshold`` cell is a number; an ``expected_pass`` cell ``true``/``false`` (any case) is a boolean.
     """
     case: dict[str, Any] = {}
     variables: dict[str, Any] = {}
@@ -135,7 +135,8 @@ def csv_row_to_case(row: dict[str, Any]) -> dict[str, Any]:
         if key is None or cell is None or cell == "":
             continue
         key = key.strip()
-        if key in ("context", "metrics", "expected_tools", "tools", "plan", "metadata", "conversation", "vars"):
+        if key in ("context", "metrics", "expected_tools", "tools", "plan", "metadata", "conversation", "vars",
+                   "images"):
             text = cell.strip()
             if text[:1] in "[{":
                 try:

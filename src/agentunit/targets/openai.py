@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import base64
 import math
 import os
 from typing import Any
@@ -9,6 +11,8 @@ from typing import Any
 from agentunit.core.templating import interpolate_env, render
 from agentunit.datasets.base import DatasetCase
 from agentunit.errors import AgentUnitError, TargetError
+from agentunit.media import Media, MediaError, case_refs, load_media
+from agentunit.media.references import identity
 from agentunit.targets._http import new_session, retry_on_timeout, send_with_retries
 from agentunit.targets._limits import max_response_bytes
 from agentunit.targets._secrets import clip
@@ -16,6 +20,8 @@ from agentunit.targets.base import Reply, Target, template_variables
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 DEFAULT_KEY_ENV = "OPENAI_API_KEY"
+_MEDIA_MARK = "agentunit-media:"
+_AUDIO_FORMATS = {"audio/wav": "wav", "audio/mpeg": "mp3"}
 
 
 class OpenAITarget(Target):
@@ -26,7 +32,9 @@ class OpenAITarget(Target):
     as the user message; temperature defaults to 0. Records the answer, ``usage``, ``finish_reason``,
     token ``logprobs`` (when ``logprobs: true``) and any ``tool_calls`` of the message. The API key is
     read from the ``api_key_env`` variable (default OPENAI_API_KEY; local servers may need none);
-    ``headers`` values may use ``${ENV}``. Replies are bounded as for the http target.
+    ``headers`` values may use ``${ENV}``. Replies are bounded as for the http target. A case's media
+    go with its prompt in one user message: images as ``image_url`` parts (``data:`` URIs), audio as
+    ``input_audio`` parts (WAV or MP3), video as ``video_url`` parts (vLLM's extension); see docs/media.md.
     """
 
     kind = "openai"
@@ -49,7 +57,11 @@ class OpenAITarget(Target):
             messages.append({"role": "system", "content": render(str(self.spec["system"]), variables)})
         if case.conversation:
             messages += [{"role": m.get("role", "user"), "content": m.get("content", "")} for m in case.conversation]
-        if case.query:
+        refs = case_refs(case)
+        if refs:
+            parts: list[dict[str, Any]] = [{"type": "text", "text": case.query}] if case.query else []
+            messages.append({"role": "user", "content": parts + [_placeholder(r.kind, i) for i, r in enumerate(refs)]})
+        elif case.query:
             messages.append({"role": "user", "content": case.query})
         body: dict[str, Any] = {"model": self.spec["model"], "messages": messages,
                                 "temperature": self.spec.get("temperature", 0)}
@@ -59,7 +71,10 @@ class OpenAITarget(Target):
             body["logprobs"] = True
             if self.spec.get("top_logprobs"):
                 body["top_logprobs"] = self.spec["top_logprobs"]
-        return {"url": f"{self.base_url}/chat/completions", "body": body}
+        request = {"url": f"{self.base_url}/chat/completions", "body": body}
+        if refs:  # the media go in at send(): the request (hashed for the cache key) names them by content
+            request["media"] = [{"field": r.field, "id": identity(r.ref, case.media_dir)} for r in refs]
+        return request
 
     def _headers(self) -> dict[str, str]:
         headers = {str(k): interpolate_env(str(v), self.secrets) for k, v in (self.spec.get("headers") or {}).items()}
@@ -73,10 +88,11 @@ class OpenAITarget(Target):
         return headers
 
     async def send(self, case: DatasetCase, request: dict[str, Any]) -> Reply:
+        body = await _with_media(request["body"], case) if request.get("media") else request["body"]
         if self._client is None:
             self._client = new_session()
         response = await send_with_retries(self._client, "POST", request["url"], headers=self._headers(),
-                                           body=request["body"], timeout=self.timeout, retries=self.retries,
+                                           body=body, timeout=self.timeout, retries=self.retries,
                                            backoff=self.backoff, max_bytes=self.max_response_bytes,
                                            retry_timeouts=self.retry_on_timeout, redact=self.redact)
         try:
@@ -98,6 +114,56 @@ class OpenAITarget(Target):
         if self._client is not None:
             await self._client.close()
             self._client = None
+
+
+def _placeholder(kind: str, index: int) -> dict[str, Any]:
+    marker = f"{_MEDIA_MARK}{index}"
+    if kind == "audio":
+        return {"type": "input_audio", "input_audio": {"data": marker, "format": None}}
+    if kind == "video":  # not in OpenAI's API; vLLM and others take video_url
+        return {"type": "video_url", "video_url": {"url": marker}}
+    return {"type": "image_url", "image_url": {"url": marker}}
+
+
+async def _with_media(body: dict[str, Any], case: DatasetCase) -> dict[str, Any]:
+    """``body`` with each media placeholder replaced: an image (or video) as a ``data:`` URI, audio as
+    ``{data: base64, format: wav|mp3}``. Files are read and URLs fetched in a worker thread."""
+    refs = case_refs(case)
+    loaded = [await asyncio.to_thread(load_media, r.ref, base_dir=case.media_dir, kind=r.kind,
+                                      field=f"{r.field} (case {case.id!r})") for r in refs]
+    messages = []
+    for message in body["messages"]:
+        content = message.get("content")
+        if isinstance(content, list):
+            message = {**message, "content": [_filled(part, loaded, refs, case.id) for part in content]}
+        messages.append(message)
+    return {**body, "messages": messages}
+
+
+def _marker_index(part: Any, kind: Any) -> int | None:
+    """The medium a placeholder part stands for; None for any other part (a caller's own content)."""
+    inner = part.get(kind) if isinstance(part, dict) and isinstance(kind, str) else None
+    value = inner.get("data" if kind == "input_audio" else "url") if isinstance(inner, dict) else None
+    if isinstance(value, str) and value.startswith(_MEDIA_MARK):
+        return int(value[len(_MEDIA_MARK):])
+    return None
+
+
+def _filled(part: dict[str, Any], loaded: list[Media], refs: list[Any], case_id: str) -> dict[str, Any]:
+    kind = part.get("type") if isinstance(part, dict) else None
+    index = _marker_index(part, kind)
+    if index is None:
+        return part
+    media = loaded[index]
+    if kind == "input_audio":
+        audio_format = _AUDIO_FORMATS.get(media.mime)
+        if audio_format is None:
+            raise MediaError(f"holds {media.mime} audio; the openai target sends WAV or MP3 (input_audio)",
+                             field=f"{refs[index].field} (case {case_id!r})", reference=media.source,
+                             suggestion="convert it, e.g. `ffmpeg -i IN OUT.wav`")
+        return {"type": "input_audio", "input_audio": {"data": base64.b64encode(media.data).decode("ascii"),
+                                                       "format": audio_format}}
+    return {"type": kind, kind: {"url": f"data:{media.mime};base64,{base64.b64encode(media.data).decode('ascii')}"}}
 
 
 def _token_logprobs(choice: dict[str, Any]) -> list[float] | None:

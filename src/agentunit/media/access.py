@@ -1,0 +1,75 @@
+"""What metrics and the engine use: a case's or a reply's media, loaded lazily and once per case."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agentunit.media.fields import case_refs
+from agentunit.media.model import KINDS, Media, MediaRef
+from agentunit.media.references import describe_reference, load_media
+
+ROLES = ("input", "reply", "context")
+
+
+def media_refs(case: Any, outcome: Any, where: str = "input") -> list[MediaRef]:
+    """The references (not loaded) of one role: ``input`` (the case's media), ``reply`` (``trusys.image``,
+    ``images``, ``audio``, ``video``) or ``context`` (image items of ``trusys.context``)."""
+    if where not in ROLES:
+        raise ValueError(f"where must be one of {', '.join(ROLES)}, got {where!r}")
+    if where == "input":
+        return case_refs(case)
+    return [r for r in (getattr(outcome, "media", None) or []) if r.role == where]
+
+
+def media_of(case: Any, outcome: Any, kind: str, where: str = "input") -> list[Media]:
+    """The loaded media of ``kind`` (image, audio, video) of one role (see ``media_refs``), in order.
+
+    Each reference is read on first use and kept in ``outcome.media_cache`` for the rest of the case
+    (so several metrics read a file or fetch a URL once). Paths are relative to the case's
+    ``media_dir`` (the suite file's folder; the working directory when None); the run's limits apply.
+    Raises MediaError naming the field and the case when a reference cannot be used.
+    """
+    if kind not in KINDS:
+        raise ValueError(f"kind must be one of {', '.join(KINDS)}, got {kind!r}")
+    cache = getattr(outcome, "media_cache", None)
+    base = getattr(case, "media_dir", None)
+    loaded = []
+    for ref in media_refs(case, outcome, where):
+        if ref.kind != kind:
+            continue
+        key = (ref.role, ref.field)
+        media = cache.get(key) if cache is not None else None
+        if media is None:
+            media = load_media(ref.ref, base_dir=base, kind=ref.kind, field=_label(case, ref))
+            if cache is not None:
+                cache[key] = media
+        loaded.append(media)
+    return loaded
+
+
+def media_records(case: Any, outcome: Any) -> list[dict[str, Any]]:
+    """What the results database keeps of every medium of a case and its reply: ``{field, source,
+    sha256, mime, size}`` (``{field, source, error}`` for one that cannot be used), never the bytes.
+
+    Media already loaded for the case are described from memory; others are hashed without being kept
+    (a file once per version), and a URL not fetched during the case is not downloaded for this.
+    Never raises.
+    """
+    cache = getattr(outcome, "media_cache", None) or {}
+    base = getattr(case, "media_dir", None)
+    records = []
+    refs = case_refs(case) + list(getattr(outcome, "media", None) or [])
+    for ref in refs:
+        loaded = cache.get((ref.role, ref.field))
+        try:
+            record = loaded.record() if loaded is not None else describe_reference(ref.ref, base_dir=base,
+                                                                                   kind=ref.kind)
+        except Exception as exc:  # a record must never cost the case its result
+            record = {"source": str(ref.ref)[:200], "error": f"{type(exc).__name__}: {exc}"}
+        records.append({"field": ref.field, **record})
+    return records
+
+
+def _label(case: Any, ref: MediaRef) -> str:
+    case_id = getattr(case, "id", None)
+    return f"{ref.field} (case {case_id!r})" if case_id is not None else ref.field
