@@ -23,15 +23,23 @@ class JudgeRequest:
         options: the allowed answers for a decision (empty for free generation).
         max_tokens: generation budget.
         json_schema: a JSON Schema the output must follow (free generation only).
+        images: ``data:`` URIs of images for a vision judge; ``as_messages`` sends them as
+            ``image_url`` content parts after the text of the last user message (OpenAI's format).
     """
 
     messages: tuple[tuple[str, str], ...]
     options: tuple[str, ...] = ()
     max_tokens: int = 3
     json_schema: Any = None
+    images: tuple[str, ...] = ()
 
-    def as_messages(self) -> list[dict[str, str]]:
-        return [{"role": role, "content": content} for role, content in self.messages]
+    def as_messages(self) -> list[dict[str, Any]]:
+        messages: list[dict[str, Any]] = [{"role": role, "content": content} for role, content in self.messages]
+        if self.images:
+            last = max(i for i, m in enumerate(messages) if m["role"] == "user")
+            messages[last]["content"] = [{"type": "text", "text": messages[last]["content"]},
+                                         *({"type": "image_url", "image_url": {"url": url}} for url in self.images)]
+        return messages
 
 
 @dataclass

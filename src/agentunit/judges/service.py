@@ -84,7 +84,10 @@ class JudgeService:
     def key(self, request: JudgeRequest) -> str:
         material = json.dumps({"judge": self.provider.describe(), "messages": request.messages,
                                "options": request.options, "max_tokens": request.max_tokens,
-                               "schema": request.json_schema}, sort_keys=True, ensure_ascii=False)
+                               "schema": request.json_schema,
+                               # images by content hash, and only when present: text-only keys are unchanged
+                               **({"images": [hashlib.sha256(i.encode()).hexdigest() for i in request.images]}
+                                  if request.images else {})}, sort_keys=True, ensure_ascii=False)
         return hashlib.sha256(material.encode("utf-8", "surrogatepass")).hexdigest()
 
     async def reply(self, request: JudgeRequest) -> tuple[JudgeReply, bool]:
@@ -225,7 +228,7 @@ def _stricter(request: JudgeRequest) -> JudgeRequest:
     messages = list(request.messages)
     role, content = messages[-1]
     messages[-1] = (role, content + STRICT_SUFFIX.format(options=", ".join(request.options)))
-    return JudgeRequest(tuple(messages), request.options, request.max_tokens, request.json_schema)
+    return JudgeRequest(tuple(messages), request.options, request.max_tokens, request.json_schema, request.images)
 
 
 class _InFlight:

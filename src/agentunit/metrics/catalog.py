@@ -23,5 +23,6 @@ from agentunit.metrics import (  # noqa: F401
 )
 from agentunit.moderation import metrics as _moderation  # noqa: F401
 from agentunit.multiagent import metrics as _multiagent  # noqa: F401
+from agentunit.multimodal import metrics as _multimodal  # noqa: F401
 from agentunit.privacy import metrics as _privacy  # noqa: F401
 from agentunit.sustainability import metrics as _sustainability  # noqa: F401

@@ -51,7 +51,7 @@ JUDGE_FIELDS: dict[str, Check] = {
     "n_ctx": integer(1), "threads": integer(1), "port": integer(0, 65535),
     "cost_per_1k_prompt_tokens": number(0), "cost_per_1k_completion_tokens": number(0),
     "max_response_bytes": integer(1), "model_path": text(nonblank=True), "n_gpu_layers": integer(0),
-    "combine": choice("mean", "agreement"),
+    "combine": choice("mean", "agreement"), "vision": boolean(),
 }
 MIN_ENSEMBLE = 2
 

@@ -1,0 +1,195 @@
+import base64
+import json
+import math
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from agentunit import check
+from agentunit.errors import MetricConfigError
+from agentunit.judges import service as judge_service
+from agentunit.multimodal import evidence
+from agentunit.multimodal.metrics import (
+    CrossModalGroundingMetric,
+    ImageCaptionAccuracyMetric,
+    extract_claims,
+    keyword_f1,
+)
+
+from .images import chart, sign, solid
+
+OCR = pytest.mark.skipif(evidence.ocr_status() is not None, reason="OCR unavailable")
+
+
+def grounding(output, image, **config):
+    return check(output, {"metric": "cross_modal_grounding", "config": config} if config
+                 else "cross_modal_grounding", image=image)
+
+
+# -- image_caption_accuracy -------------------------------------------------------------------------
+
+def test_keyword_f1_over_content_words():
+    assert keyword_f1("A red bus on the street", "The red bus in a street") == (1.0, 1.0, 1.0)
+    precision, recall, f1 = keyword_f1("a red car", "a red bus parked")
+    assert (precision, recall) == (0.5, 1 / 3) and f1 == pytest.approx(0.4)
+    assert keyword_f1("the of a", "red bus") == (0.0, 0.0, 0.0)
+
+
+def test_caption_accuracy_is_0_7_semantic_plus_0_3_keywords():
+    good = check("A red double-decker bus drives down a city street.",
+                 {"metric": "image_caption_accuracy", "value": "A red double-decker bus on a city street."})
+    d = good.detail
+    assert good.value == pytest.approx(0.7 * d["semantic_similarity"] + 0.3 * d["keyword_f1"], abs=1e-3)
+    assert d["semantic_similarity"] > 0.8 and good.passed
+    assert d["missing_keywords"] == [] and "drives" in d["extra_keywords"]
+    bad = check("Two cats asleep on a sofa.", {"metric": "image_caption_accuracy",
+                                               "value": "A red double-decker bus on a city street."})
+    assert bad.value < 0.35 and not bad.passed and bad.detail["keyword_f1"] == 0.0
+
+
+def test_caption_accuracy_needs_an_expected_caption():
+    result = check("a bus", "image_caption_accuracy")
+    assert result.value is None and "expected_output" in result.reason
+    assert ImageCaptionAccuracyMetric().name == "image_caption_accuracy"
+
+
+# -- cross_modal_grounding: offline evidence --------------------------------------------------------
+
+def test_claims_the_offline_evidence_can_settle():
+    claims = extract_claims('The sign reads "Open 24 hours" in black on a grey board, 640x480, next to EXIT.')
+    assert claims == [{"kind": "text", "value": "Open 24 hours"}, {"kind": "text", "value": "EXIT"},
+                      {"kind": "size", "value": (640, 480)}, {"kind": "colour", "value": "black"},
+                      {"kind": "colour", "value": "gray"}]
+    assert extract_claims("A dog runs across a park.") == []
+
+
+@OCR
+def test_quoted_sign_text_is_checked_with_ocr():
+    image = sign("OPEN 24 HOURS")
+    right = grounding('The sign says "Open 24 hours".', image)
+    assert right.value == 1.0 and right.passed and right.detail["evidence"] == "ocr"
+    wrong = grounding('The sign says "CLOSED FOR LUNCH".', image)
+    assert wrong.value == 0.0 and not wrong.passed and "CLOSED FOR LUNCH" in wrong.reason
+
+
+@OCR
+def test_a_chart_title_and_its_colours():
+    result = grounding("The chart is titled SALES 2024 and has blue bars on white.", chart())
+    assert result.value == 1.0 and result.detail["evidence"] == "facts+ocr"
+    wrong = grounding("The chart is titled SALES 2024 and has green bars.", chart())
+    assert wrong.value == pytest.approx(0.5)
+
+
+def test_colour_and_size_claims_use_visual_facts():
+    red = solid((220, 20, 20), (64, 48))
+    assert grounding("A red square, 64x48 pixels.", red).value == 1.0
+    result = grounding("A blue square.", red)
+    assert result.value == 0.0 and result.detail["evidence"] == "facts"
+    assert result.detail["claims"][0]["present"] == ["red"]
+    assert grounding("A red square, 100x100.", red).value == 0.5
+
+
+def test_scene_semantics_without_a_vision_judge_or_clip_is_not_measured():
+    result = grounding("A dog plays fetch in a sunny park.", solid((0, 160, 0)))
+    assert result.value is None and result.passed is None
+    assert "vision: true" in result.reason and "clip_model" in result.reason
+
+
+def test_no_image_is_not_measured():
+    result = check("A red square.", "cross_modal_grounding")
+    assert result.value is None and "no image" in result.reason
+
+
+def test_ocr_unavailable_leaves_text_claims_out_and_says_so(monkeypatch):
+    monkeypatch.setattr(evidence, "_ENGINE", None)
+    monkeypatch.setattr(evidence, "_ENGINE_ERROR", "OCR is unavailable — pip install 'agentunit[multimodal]'")
+    only_text = grounding('It says "HELLO".', sign("HELLO"))
+    assert only_text.value is None and "pip install" in only_text.reason and "vision" in only_text.reason
+    mixed = grounding('It says "HELLO" on a white sign.', sign("HELLO"))
+    assert mixed.value == 1.0 and mixed.detail["evidence"] == "facts"
+    assert "pip install" in mixed.detail["notes"][0]
+
+
+def test_clip_config_errors(tmp_path):
+    with pytest.raises(MetricConfigError, match="file not found"):
+        CrossModalGroundingMetric(config={"clip_model": str(tmp_path / "clip.onnx")})
+    with pytest.raises(MetricConfigError, match="clip_threshold"):
+        CrossModalGroundingMetric(config={"clip_threshold": 2})
+    with pytest.raises(MetricConfigError, match="clip_model must be a path"):
+        CrossModalGroundingMetric(config={"clip_model": 3})
+
+
+# -- cross_modal_grounding: the vision judge --------------------------------------------------------
+
+class FakeVisionServer:
+    """An OpenAI-compatible chat endpoint answering PASS with probability ``p``; keeps the bodies."""
+
+    def __init__(self, p: float):
+        self.bodies = []
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def do_POST(self):
+                outer.bodies.append(json.loads(self.rfile.read(int(self.headers["content-length"]))))
+                top = [{"token": "PASS", "logprob": math.log(p)}, {"token": "FAIL", "logprob": math.log(1 - p)}]
+                first = {"token": "PASS", "logprob": top[0]["logprob"], "top_logprobs": top}
+                payload = json.dumps({"choices": [{"message": {"role": "assistant", "content": "PASS"},
+                                                   "logprobs": {"content": [first]},
+                                                   "finish_reason": "stop"}]}).encode()
+                self.send_response(200)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(payload)))
+                self.end_headers()
+                self.wfile.write(payload)
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+        threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+
+
+@pytest.fixture
+def vision_server():
+    server = FakeVisionServer(0.8)
+    token = judge_service.use_judge({"provider": "openai", "vision": True, "model": "vlm", "base_url": server.url})
+    yield server
+    judge_service._current.reset(token)
+    server.server.shutdown()
+    server.server.server_close()
+
+
+def test_the_vision_judge_receives_the_image_as_an_image_url_part(vision_server):
+    image = solid((0, 160, 0))
+    result = grounding("A dog plays fetch in a sunny park.", image)
+    assert result.value == pytest.approx(0.8, abs=1e-6) and result.detail["evidence"] == "vision_judge"
+    body = vision_server.bodies[0]
+    assert body["model"] == "vlm" and body["logprobs"] is True
+    system, user = body["messages"]
+    assert system["role"] == "system" and isinstance(system["content"], str)
+    text, picture = user["content"]
+    assert text["type"] == "text" and "A dog plays fetch" in text["text"]
+    assert picture == {"type": "image_url",
+                       "image_url": {"url": "data:image/png;base64," + base64.b64encode(image).decode()}}
+
+
+def test_a_judge_not_marked_vision_is_not_sent_images(vision_server):
+    token = judge_service.use_judge({"provider": "openai", "model": "vlm", "base_url": vision_server.url})
+    try:
+        result = grounding("A dog plays fetch in a sunny park.", solid((0, 160, 0)))
+    finally:
+        judge_service._current.reset(token)
+    assert result.value is None and vision_server.bodies == []
+
+
+def test_judge_cache_keys_tell_images_apart():
+    from agentunit.judges.base import JudgeRequest
+
+    service = judge_service.JudgeService({"provider": "openai", "vision": True})
+    plain = JudgeRequest((("user", "q"),), options=("PASS", "FAIL"))
+    one = JudgeRequest((("user", "q"),), options=("PASS", "FAIL"), images=("data:image/png;base64,AA==",))
+    two = JudgeRequest((("user", "q"),), options=("PASS", "FAIL"), images=("data:image/png;base64,AB==",))
+    assert len({service.key(plain), service.key(one), service.key(two)}) == 3
+    assert plain.as_messages() == [{"role": "user", "content": "q"}]
