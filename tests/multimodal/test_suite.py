@@ -46,6 +46,12 @@ def test_the_multimodal_example_runs_offline(tmp_path):
     wrong = cases["sign-wrong"]["not-cross_modal_grounding"]
     assert wrong["passed"] and "CLOSED" in wrong["reason"]
     assert cases["colour-and-size"]["cross_modal_grounding"]["detail"]["evidence"] == "facts"
+    # The image-answering target read the images it was given, and returned one.
+    outputs = {c["id"]: c["output"] for c in json.loads(out.read_text())["cases"]}
+    assert outputs["app-reads-the-sign"] == 'The sign says "OPEN 24 HOURS".'
+    assert outputs["app-names-the-colour"] == "It is mostly red."
+    helpful = cases["app-shows-a-chart"]["image-helpfulness"]
+    assert helpful["detail"]["evidence"] == "ocr+judge" and "SALES" in helpful["detail"]["ocr_text"][0]
 
 
 def test_labelled_sets_have_both_classes_and_enough_cases():
