@@ -110,6 +110,8 @@ def test_records_hold_references_and_hashes_never_bytes(folder):
     media_of(case, outcome, "image")
     records = media_records(case, outcome)
     digest = hashlib.sha256(PNG).hexdigest()
+    thumbnails = [r.pop("thumbnail", None) for r in records]  # images get one (Pillow), see test_thumbnail.py
+    assert thumbnails[0] is not None and thumbnails[0] == thumbnails[2] and thumbnails[1] is None
     assert records == [
         {"field": "image", "source": "a.png", "sha256": digest, "mime": "image/png", "size": len(PNG)},
         {"field": "audio", "source": "missing.wav", "error": records[1]["error"]},

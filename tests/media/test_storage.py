@@ -57,6 +57,8 @@ def test_stored_records_and_reports(tmp_path):
     result, _ = _run(tmp_path, "media", _answer, True)
     (case,) = result.cases
     records = case["envelope"]["media"]
+    thumbnails = [r.pop("thumbnail") for r in records]  # kept in the database for the HTML report
+    assert all(t.startswith("data:image/jpeg;base64,") and len(t) < 12_000 for t in thumbnails)
     assert records == [
         {"field": "image", "source": str(tmp_path / "big.png"), "sha256": hashlib.sha256(BIG).hexdigest(),
          "mime": "image/png", "size": len(BIG)},
@@ -69,7 +71,8 @@ def test_stored_records_and_reports(tmp_path):
     html = (tmp_path / "out.html").read_text()
     assert f"trusys.image: data:image/png;base64,… ({len(REPLY):,} bytes) (image/png, {len(REPLY):,} bytes, sha256 " \
            f"{hashlib.sha256(REPLY).hexdigest()[:12]}…)" in html
-    assert len(html) < 20_000
+    assert len(html) < 40_000  # two thumbnails of a few KB each
+    assert html.count("<img src='data:image/jpeg;base64,") == 2
 
 
 def test_cases_without_media_store_no_media_key(tmp_path):

@@ -1,5 +1,6 @@
 import asyncio
 import email.utils
+import json
 import time
 
 import pytest
@@ -133,3 +134,95 @@ def test_limit_options_are_checked_when_the_target_is_built():
         make_target({"type": "openai", "model": "m", "max_response_bytes": 0})
     with pytest.raises(AgentUnitError, match="command target: max_response_bytes"):
         make_target({"type": "command", "argv": ["true"], "max_response_bytes": "1MB"})
+
+
+# -- media in request templates (agentunit.media.templates; docs/media.md) ------------------------------
+
+def _media_png(width=3):
+    import struct
+    import zlib
+
+    rows = b"".join(b"\x00" + b"\x10\x20\x30" * width for _ in range(2))
+    ihdr = struct.pack(">IIBBBBB", width, 2, 8, 2, 0, 0, 0)
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
+
+
+def test_case_media_are_sent_in_the_body_headers_and_url(agent_server, tmp_path):
+    import base64
+
+    from agentunit import evaluate
+
+    image = _media_png()
+    (tmp_path / "a.png").write_bytes(image)
+    encoded = base64.b64encode(image).decode()
+    target = {"type": "http", "url": agent_server.url + "?type={{ image | mime }}", "cache": False,
+              "headers": {"X-Mime": "{{ image | mime }}"},
+              "body": {"prompt": "ok:seen", "image": "{{ image | data_uri }}", "raw": "{{ image }}",
+                       "b64": "{{ image | base64 }}", "all": "{{ images | base64 }}", "local": "{{ image | path }}",
+                       "text": "first {{ image | mime }} of {{ images | length }}"}}
+    result = evaluate({"name": "s", "target": target, "cases": [
+        {"id": "c", "prompt": "p", "images": [str(tmp_path / "a.png"), {"base64": encoded}],
+         "metrics": [{"metric": "contains", "value": "seen"}]}]})
+    assert result.cases[0]["status"] == "passed", result.cases[0]["error"]
+    sent = agent_server.requests[-1]
+    assert sent["body"] == {"prompt": "ok:seen", "image": f"data:image/png;base64,{encoded}",
+                            "raw": f"data:image/png;base64,{encoded}", "b64": encoded, "all": [encoded, encoded],
+                            "local": str(tmp_path / "a.png"), "text": "first image/png of 2"}
+    assert sent["headers"]["X-Mime"] == "image/png" and sent["path"].endswith("?type=image/png")
+
+
+def test_the_cache_key_follows_the_media_content_not_the_path(tmp_path):
+    import os
+
+    (tmp_path / "a.png").write_bytes(_media_png(3))
+    target = make_target({"type": "http", "url": "http://h/", "body": {"i": "{{ image | base64 }}"}})
+    case = DatasetCase(id="c", query="p", image="a.png", media_dir=str(tmp_path))
+    request = target.request(case)
+    assert "agentunit_media" in json.dumps(request["body"]) and len(json.dumps(request)) < 500  # no bytes in it
+    key = target.cache_key(request, 0)
+    (tmp_path / "a.png").write_bytes(_media_png(4))
+    os.utime(tmp_path / "a.png", ns=(1, 1))
+    assert target.cache_key(target.request(case), 0) != key
+    # a template that does not use the media reads nothing and keys as before
+    plain = make_target({"type": "http", "url": "http://h/"})
+    gone = DatasetCase(id="c", query="p", image="missing.png", media_dir=str(tmp_path))
+    assert plain.request(gone) == plain.request(DatasetCase(id="c", query="p"))
+
+
+def test_a_medium_that_cannot_be_sent_errors_the_case_naming_the_field(agent_server, tmp_path):
+    from agentunit import evaluate
+
+    target = {"type": "http", "url": agent_server.url, "body": {"prompt": "ok:x", "i": "{{ image | base64 }}"}}
+    cases = [{"id": "gone", "prompt": "p", "image": "http://127.0.0.1:9/none.png"},
+             {"id": "none", "prompt": "p"}]  # a wrong type is a suite problem at load time
+    result = {c["id"]: c for c in evaluate(cases=cases, target=target, metrics=["latency"]).cases}
+    assert result["gone"]["status"] == "errored"
+    assert result["gone"]["error"].startswith("image (case 'gone'): http://127.0.0.1:9/none.png: ")
+    assert "Traceback" not in result["gone"]["error"]
+    assert result["none"]["status"] == "errored" and "'image' is undefined" in result["none"]["error"]
+    assert not agent_server.requests  # nothing was sent for any of them
+
+
+def test_output_is_media_is_checked():
+    from agentunit.errors import AgentUnitError
+
+    with pytest.raises(AgentUnitError, match="http target: output_is_media must be true or false"):
+        make_target({"type": "http", "url": "http://h/", "output_is_media": "yes"})
+
+
+def test_output_is_media_takes_a_text_answer_as_a_reference(agent_server, tmp_path):
+    from agentunit import evaluate
+
+    image = _media_png()
+    (tmp_path / "out.png").write_bytes(image)
+    for opt_in in (True, False):
+        target = {"type": "http", "url": agent_server.url, "output_is_media": opt_in, "cache": False}
+        (case,) = evaluate(cases=[{"id": "g", "prompt": f"text:{tmp_path / 'out.png'}"}], target=target,
+                           metrics=["latency"]).cases
+        assert case["output"] == str(tmp_path / "out.png")
+        records = (case["envelope"] or {}).get("media", [])
+        assert [(r["field"], r["size"]) for r in records] == ([("trusys.output_media", len(image))] if opt_in else [])

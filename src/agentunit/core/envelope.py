@@ -5,8 +5,10 @@ object supplies evaluation metadata: ``query``, ``context`` (string or list), ``
 (``name``, ``description``, ``arguments``, ``output``), ``plan`` (list of steps), ``agent_calls``
 (``name``, ``description``, ``input``, ``output``), ``events`` (tool calls, agent calls and messages
 in the order they happened), media (``image``, ``images``, ``audio``, ``video``; ``context`` items
-``{image: REF}``; see docs/media.md). The answer is the ``output`` field when the reply is the
-wrapper form ``{output, trusys}``, else the reply without ``trusys``.
+``{image: REF}``; ``output_media``; see docs/media.md). The answer is the ``output`` field when the
+reply is the wrapper form ``{output, trusys}``, else the reply without ``trusys``. An answer that is
+itself a medium (a ``data:`` URI of one, ``{base64, mime}``) becomes reply media with the field
+``output``, and the answer text its short reference (agentunit.media.output).
 """
 
 from __future__ import annotations
@@ -20,10 +22,13 @@ from typing import Any
 from agentunit.core.outcome import Outcome
 from agentunit.core.trace import TraceLog
 from agentunit.media.fields import REPLY_MEDIA_KEYS, context_image, reference_shape, reply_refs
+from agentunit.media.model import MediaRef
+from agentunit.media.output import inline_output_medium, looks_inline, output_ref
+from agentunit.media.references import shorten
 
 _FAILED_STATUSES = frozenset({"error", "failed", "failure", "fail", "exception", "timeout"})
 _ENVELOPE_KEYS = ("query", "context", "tool_calls", "plan", "agent_calls", "events", "usage", "cost", "logprobs",
-                  *REPLY_MEDIA_KEYS)
+                  *REPLY_MEDIA_KEYS, "output_media")
 _CALL_TYPES = ("tool_call", "agent_call")
 _RESERVED_EVENT_TYPES = ("prompt", "agent_response")  # the trace records these itself
 _STATUS_KEYS = ("status", "success", "error")
@@ -46,19 +51,30 @@ def parse_reply(reply: Any, *, parse_text_json: bool = True) -> Outcome:
 
     Args:
         reply: text, a decoded JSON value, or an ``Outcome`` (returned as is).
-        parse_text_json: when the reply is text holding a JSON object, look inside it for ``trusys``.
+        parse_text_json: when the reply is text holding a JSON object, look inside it for ``trusys``
+            (and for an ``output`` that is an inline medium, or a ``{base64, mime}`` object).
+
+    Raises EnvelopeError for a malformed ``trusys``, MediaError for an output medium that cannot be used.
     """
     if isinstance(reply, Outcome):
         return reply
     if isinstance(reply, str):
+        if looks_inline(reply):
+            return _medium_outcome(reply) or Outcome(output=reply)
         if parse_text_json and reply.lstrip()[:1] == "{":
             try:
                 decoded = json.loads(reply)
             except ValueError:
                 return Outcome(output=reply)
-            if isinstance(decoded, dict) and "trusys" in decoded:
-                return _from_envelope(decoded)
+            if isinstance(decoded, dict):
+                if "trusys" in decoded:
+                    return _from_envelope(decoded)
+                inline = decoded if looks_inline(decoded) else decoded.get("output")
+                if looks_inline(inline):
+                    return _medium_outcome(inline) or Outcome(output=reply)
         return Outcome(output=reply)
+    if looks_inline(reply):  # {base64, mime}, bytes or a Media from a Python target
+        return _medium_outcome(reply) or Outcome(output=_as_text(reply))
     if isinstance(reply, dict):
         if "trusys" in reply:
             return _from_envelope(reply)
@@ -79,7 +95,7 @@ def _from_envelope(reply: dict[str, Any]) -> Outcome:
     if not isinstance(meta, dict):
         raise EnvelopeError(f"'trusys' must be an object, got {type(meta).__name__}")
     rest = {k: v for k, v in reply.items() if k != "trusys"}
-    output = _as_text(rest["output"]) if "output" in rest else _as_text(rest) if rest else ""
+    output_refs, output = _output_media(meta.get("output_media"), rest)
     usage = meta.get("usage")
     cost = meta.get("cost")
     tool_calls = [_tool_call(c, f"tool_calls[{i}]")
@@ -107,8 +123,36 @@ def _from_envelope(reply: dict[str, Any]) -> Outcome:
         cost=float(cost) if isinstance(cost, (int, float)) else None,
         logprobs=meta.get("logprobs") if isinstance(meta.get("logprobs"), list) else None,
         metadata={k: v for k, v in meta.items() if k not in _ENVELOPE_KEYS},
-        media=(media + context_images) or None,
+        media=(output_refs + media + context_images) or None,
     )
+
+
+def _output_media(named: Any, rest: dict[str, Any]) -> tuple[list[MediaRef], str]:
+    """The output media of an envelope (``trusys.output_media``, an inline medium as ``output``) and the
+    output text: an inline medium's short reference; the reference when the reply gave no text."""
+    refs: list[MediaRef] = []
+    raw = rest.get("output")
+    if named is not None:
+        refs.append(output_ref(named, "trusys.output_media"))
+        if raw is named or (isinstance(raw, str) and raw == named):  # one medium, decoded once
+            return refs, shorten(refs[0].ref)
+    medium = inline_output_medium(raw) if "output" in rest and looks_inline(raw) else None
+    if medium is not None:
+        refs.append(MediaRef("output", medium, medium.kind, "reply"))
+        return refs, medium.source
+    output = _as_text(raw) if "output" in rest else _as_text(rest) if rest else ""
+    if refs and not output:
+        output = shorten(refs[0].ref)
+    return refs, output
+
+
+def _medium_outcome(value: Any) -> Outcome | None:
+    """The outcome of a reply that is an inline medium: its short reference as the output, the medium as
+    reply media ``output``; None when the value is not a medium (plain text)."""
+    medium = inline_output_medium(value)
+    if medium is None:
+        return None
+    return Outcome(output=medium.source, media=[MediaRef("output", medium, medium.kind, "reply")])
 
 
 def build_trace(outcome: Outcome, prompt: str | None = None) -> TraceLog:

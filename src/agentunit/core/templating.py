@@ -116,6 +116,9 @@ def _environment() -> Any:
     env.globals.pop("lipsum", None)  # generates unbounded text; prompts have no use for it
     env.filters.update({name: _bounded_filter(env.filters[name]) for name in _WIDTH_FILTERS})
     env.filters[_LOOP_FILTER] = _spend_loop_budget
+    from agentunit.media.templates import MEDIA_FILTERS  # data_uri, base64, path, mime: see docs/media.md
+
+    env.filters.update(MEDIA_FILTERS)
     return env
 
 
@@ -246,18 +249,48 @@ def render_value(value: Any, variables: dict[str, Any]) -> Any:
     """Render every string inside a JSON-like value (dicts, lists), keeping its structure.
 
     A string that is exactly one placeholder (``"{{ history }}"``) takes the variable's own value, so
-    lists and objects stay JSON instead of becoming text.
+    lists and objects stay JSON instead of becoming text; so does one expression over the case's
+    ``images`` that gives a list of them (``"{{ images | base64 }}"``).
     """
     if isinstance(value, str):
         whole = _PLACEHOLDER.fullmatch(value.strip())
         if whole and whole.group(1) in variables:
             return variables[whole.group(1)]
+        if "images" in variables and "images" in value:
+            listed = _media_list(value.strip(), variables)
+            if listed is not None:
+                return listed
         return render(value, variables)
     if isinstance(value, dict):
         return {k: render_value(v, variables) for k, v in value.items()}
     if isinstance(value, list):
         return [render_value(v, variables) for v in value]
     return value
+
+
+_ONE_EXPRESSION = re.compile(r"\{\{((?:(?!\}\}|\{\{|\{%|\{#).)*)\}\}", re.DOTALL)
+
+
+@lru_cache(maxsize=256)
+def _expression(text: str) -> Any:
+    return _environment().compile_expression(text, undefined_to_none=False)
+
+
+def _media_list(text: str, variables: dict[str, Any]) -> list[str] | None:
+    """The value of a string that is one ``{{ expression }}`` when it is a list of media markers (see
+    agentunit.media.templates), evaluated in the sandbox; None otherwise (the caller renders it as text)."""
+    from agentunit.media.templates import is_marker
+
+    whole = _ONE_EXPRESSION.fullmatch(text)
+    if whole is None:
+        return None
+    try:
+        value = _expression(whole.group(1))(**variables)
+    except Exception:  # rendering it as text reports the error the usual way
+        return None
+    if isinstance(value, (list, tuple)) and all(isinstance(v, str) and is_marker(v) for v in value):
+        return list(value)
+    return None
 
 
 def interpolate_env(text: str, secrets: set[str] | None = None) -> str:

@@ -7,6 +7,7 @@ from typing import Any
 from agentunit.media.fields import case_refs
 from agentunit.media.model import KINDS, Media, MediaRef
 from agentunit.media.references import describe_reference, load_media
+from agentunit.media.thumbnail import thumbnail_for
 
 ROLES = ("input", "reply", "context")
 
@@ -31,29 +32,38 @@ def media_of(case: Any, outcome: Any, kind: str, where: str = "input") -> list[M
     """
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {', '.join(KINDS)}, got {kind!r}")
-    cache = getattr(outcome, "media_cache", None)
-    base = getattr(case, "media_dir", None)
     loaded = []
     for ref in media_refs(case, outcome, where):
-        if ref.kind != kind:
+        if ref.kind is not None and ref.kind != kind:
             continue
-        key = (ref.role, ref.field)
-        media = cache.get(key) if cache is not None else None
-        if media is None:
-            media = load_media(ref.ref, base_dir=base, kind=ref.kind, field=_label(case, ref))
-            if cache is not None:
-                cache[key] = media
-        loaded.append(media)
+        media = load_ref(case, outcome, ref)
+        if media.kind == kind:  # a reference of unknown kind (an output medium by path or URL) counts once read
+            loaded.append(media)
     return loaded
+
+
+def load_ref(case: Any, outcome: Any, ref: MediaRef) -> Media:
+    """One reference loaded through ``outcome.media_cache`` (read once per case); paths relative to the
+    case's ``media_dir``. Raises MediaError naming the field and the case."""
+    cache = getattr(outcome, "media_cache", None)
+    key = (ref.role, ref.field)
+    media = cache.get(key) if cache is not None else None
+    if media is None:
+        media = load_media(ref.ref, base_dir=getattr(case, "media_dir", None), kind=ref.kind,
+                           field=_label(case, ref))
+        if cache is not None:
+            cache[key] = media
+    return media
 
 
 def media_records(case: Any, outcome: Any) -> list[dict[str, Any]]:
     """What the results database keeps of every medium of a case and its reply: ``{field, source,
-    sha256, mime, size}`` (``{field, source, error}`` for one that cannot be used), never the bytes.
+    sha256, mime, size}`` (``{field, source, error}`` for one that cannot be used), never the bytes;
+    an image also gets ``thumbnail``, a small JPEG ``data:`` URI, when Pillow can read it.
 
     Media already loaded for the case are described from memory; others are hashed without being kept
     (a file once per version), and a URL not fetched during the case is not downloaded for this.
-    Never raises.
+    Thumbnails are made once per content hash. Never raises.
     """
     cache = getattr(outcome, "media_cache", None) or {}
     base = getattr(case, "media_dir", None)
@@ -64,6 +74,11 @@ def media_records(case: Any, outcome: Any) -> list[dict[str, Any]]:
         try:
             record = loaded.record() if loaded is not None else describe_reference(ref.ref, base_dir=base,
                                                                                    kind=ref.kind)
+            if str(record.get("mime") or "").startswith("image/") and record.get("sha256"):
+                thumb = thumbnail_for(record["sha256"], loaded.data if loaded is not None else
+                                      lambda ref=ref: load_media(ref.ref, base_dir=base, kind=ref.kind).data)
+                if thumb is not None:
+                    record["thumbnail"] = thumb
         except Exception as exc:  # a record must never cost the case its result
             record = {"source": str(ref.ref)[:200], "error": f"{type(exc).__name__}: {exc}"}
         records.append({"field": ref.field, **record})

@@ -83,14 +83,15 @@ class MediaRef:
     """A media reference found in a case or a reply, not loaded.
 
     ``field`` names where it was written (``image``, ``images[1]``, ``metadata.audio_path``,
-    ``trusys.image``, ``trusys.context[2].image``); ``kind`` is what that field must hold; ``role`` is
-    ``input`` (the case's media, sent to the target), ``reply`` (media the reply returned) or
-    ``context`` (image items of the reply's retrieved context).
+    ``trusys.image``, ``trusys.context[2].image``, ``output``); ``kind`` is what that field must hold
+    (None: any, known once read — an output medium named by path or URL); ``role`` is ``input`` (the
+    case's media, sent to the target), ``reply`` (media the reply returned) or ``context`` (image items
+    of the reply's retrieved context).
     """
 
     field: str
     ref: Any
-    kind: str
+    kind: str | None
     role: str = "input"
 
 

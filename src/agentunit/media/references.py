@@ -319,6 +319,25 @@ def _file_facts_of(path: Path, source: str, limits: MediaLimits) -> tuple[str, S
     return facts[0], facts[1], info.st_size
 
 
+def local_file(ref: Any, *, base_dir: str | Path | None = None, kind: str | None = None,
+               limits: MediaLimits | None = None, field: str | None = None) -> tuple[Path, str] | None:
+    """``(resolved path, mime)`` of a local file reference after checking it like ``check_reference``
+    (exists, within the size limit, of ``kind``; the type from its head, cached per file version);
+    None for any other form. Raises MediaError naming ``field``."""
+    limits = limits or current_limits()
+    try:
+        parsed = parse_reference(ref, base_dir)
+        if parsed.form != "path":
+            return None
+        assert parsed.path is not None
+        found, head = _file_type(parsed.path, parsed.source, limits)
+        return parsed.path, _kind_of(found, kind, parsed.source, head).mime
+    except MediaError as exc:
+        if field:
+            raise exc.at(field) from None
+        raise
+
+
 def file_sha256(ref: Any, base_dir: str | Path | None, limits: MediaLimits | None = None) -> str | None:
     """The sha256 of a local file reference (cached per file version), None for any other form."""
     limits = limits or current_limits()

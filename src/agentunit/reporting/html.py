@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import base64
+import binascii
 import html
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +14,10 @@ from agentunit.reporting.console import summary_rows, unmeasured_allowed
 from agentunit.reporting.json_report import media_of_case
 from agentunit.store.text import encodable
 
-_CSP = "default-src 'none'; style-src 'unsafe-inline'"  # no script can run, even if escaping failed
+# No script can run, even if escaping failed; images only from data: URIs (our own thumbnails).
+_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
+_THUMBNAIL = re.compile(r"data:image/jpeg;base64,([A-Za-z0-9+/]+={0,2})")
+_THUMBNAIL_MAX_CHARS = 16_384
 _CSS = """
 body{font:14px/1.45 system-ui,sans-serif;margin:2rem;color:#222}
 h1{font-size:1.3rem}table{border-collapse:collapse;width:100%;margin:1rem 0}
@@ -19,6 +25,7 @@ td,th{border:1px solid #ddd;padding:.3rem .5rem;text-align:left;vertical-align:t
 th{background:#f4f4f4}.passed{color:#15803d}.failed{color:#b91c1c}.errored{color:#7c2d12;font-weight:bold}
 .not_measured,.info{color:#6b7280}pre{white-space:pre-wrap;margin:0;max-height:12rem;overflow:auto}
 .unmeasured{color:#a16207;font-weight:bold}.media{color:#374151;font-size:.85em}
+.media img{display:block;max-width:96px;max-height:96px;margin:.2rem 0;border:1px solid #ddd}
 details summary{cursor:pointer}
 """
 
@@ -44,8 +51,28 @@ def _media(case: dict[str, Any]) -> str:
         facts = record.get("error") or ", ".join(str(part) for part in (
             record.get("mime"), f"{record['size']:,} bytes" if isinstance(record.get("size"), int) else None,
             f"sha256 {str(record['sha256'])[:12]}…" if record.get("sha256") else None) if part)
-        lines.append(f"<div class='media'>{_e(record.get('field'))}: {_e(record.get('source'))} ({_e(facts)})</div>")
+        image = _thumbnail(record.get("thumbnail"))
+        lines.append(f"<div class='media'>{image}{_e(record.get('field'))}: {_e(record.get('source'))} "
+                     f"({_e(facts)})</div>")
     return "".join(lines)
+
+
+def _thumbnail(value: Any) -> str:
+    """An ``<img>`` of a stored thumbnail, or nothing: only a ``data:image/jpeg;base64,`` URI of at most
+    ``_THUMBNAIL_MAX_CHARS`` whose bytes decode and open like a JPEG (what agentunit.media.thumbnail
+    makes) is shown — any other value, whatever it says, is left out — and it is escaped all the same."""
+    if not isinstance(value, str) or len(value) > _THUMBNAIL_MAX_CHARS:
+        return ""
+    match = _THUMBNAIL.fullmatch(value)
+    if match is None:
+        return ""
+    try:
+        head = base64.b64decode(match.group(1)[:8], validate=True)
+    except (binascii.Error, ValueError):
+        return ""
+    if not head.startswith(b"\xff\xd8\xff"):
+        return ""
+    return f"<img src='{_e(value)}' alt='thumbnail'>"
 
 
 def write_html(result: Any, path: str | Path) -> None:

@@ -13,7 +13,8 @@ METRIC_KEYS = ("metric", "value", "passed", "threshold", "reason", "detail", "er
 
 def case_dict(case: dict[str, Any], with_repeat: bool) -> dict[str, Any]:
     """One case in contract form: id, prompt, output, passed, status, error, latency_ms, metrics; and
-    ``media`` (``{field, source, sha256, mime, size}`` per medium) when the case or its reply had any."""
+    ``media`` (``{field, source, sha256, mime, size}`` per medium) when the case or its reply had any
+    (an image's ``thumbnail`` is the HTML report's: left out here)."""
     out = {"id": case["id"], "prompt": case["prompt"], "output": case["output"], "passed": case["passed"],
            "status": case["status"], "error": case["error"], "latency_ms": case["latency_ms"],
            "metrics": [{k: m[k] for k in METRIC_KEYS} for m in case["metrics"]]}
@@ -21,7 +22,8 @@ def case_dict(case: dict[str, Any], with_repeat: bool) -> dict[str, Any]:
         out["repeat"] = case["repeat"]
     media = media_of_case(case)
     if media:
-        out["media"] = media
+        out["media"] = [{k: v for k, v in r.items() if k != "thumbnail"} if isinstance(r, dict) else r
+                        for r in media]
     return out
 
 

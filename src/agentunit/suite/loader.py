@@ -95,11 +95,11 @@ TARGET_FIELDS: dict[str, tuple[tuple[str, ...], dict[str, Check]]] = {
     "python": (("function",), {}),  # checked by _python_function: a callable from the Python API is fine
     "http": (("url",), {"url": template(), "method": _method,
                         "headers": _HEADERS, "body": json_template(), "output_path": text(nonblank=True),
-                        **_SENDING}),
+                        "output_is_media": boolean(), **_SENDING}),
     "command": (("argv",), {"argv": by_type("a command line or a list of arguments", text=template(),
                                             list=list_of(template_or_number(), "arguments", nonempty=True)),
                             "stdin": template(), "cwd": text(nonblank=True), "env": mapping(scalar()),
-                            "max_response_bytes": integer(1)}),
+                            "max_response_bytes": integer(1), "output_is_media": boolean()}),
     "openai": (("model",), {"model": text(nonblank=True), "base_url": text(nonblank=True),
                             "api_key_env": text(nonblank=True), "system": template(), "temperature": number(0, 2),
                             "max_tokens": integer(1), "logprobs": boolean(), "top_logprobs": integer(0, 20),

@@ -11,9 +11,11 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from agentunit.datasets.base import DatasetCase
+from agentunit.errors import AgentUnitError
 from agentunit.targets._secrets import REDACTED, redact_text
 
 SECRET_HEADER = re.compile(r"auth|key|token|secret|password|cookie|session", re.IGNORECASE)
@@ -106,3 +108,42 @@ def redact_headers(data: Any) -> Any:
 def template_variables(case: DatasetCase) -> dict[str, Any]:
     """Variables for request templates: the case vars, ``prompt`` and ``id``."""
     return {**case.vars, "prompt": case.query, "id": case.id}
+
+
+def output_is_media(spec: dict[str, Any], where: str) -> bool:
+    """The target's ``output_is_media`` (default false), which must be true or false."""
+    value = spec.get("output_is_media", False)
+    if not isinstance(value, bool):
+        raise AgentUnitError(f"{where}: output_is_media must be true or false, got {value!r}")
+    return value
+
+
+def wrap_media_output(answer: Any, base_dir: str | None = None) -> Any:
+    """A reply whose output is declared a medium (``output_is_media: true``): text becomes
+    ``{output: TEXT, trusys: {output_media: TEXT}}``, as does a ``{output: TEXT, …}`` object (its
+    ``trusys`` kept). A relative path is made absolute against ``base_dir`` when given (the command's
+    working directory); without it, it stays relative to the suite file's folder. Anything else
+    (an object without text ``output``, a reply that names ``trusys.output_media`` itself) is unchanged."""
+    if isinstance(answer, str) and answer.lstrip()[:1] == "{":
+        try:
+            decoded = json.loads(answer)
+        except ValueError:
+            decoded = None
+        if isinstance(decoded, dict):
+            return wrap_media_output(decoded, base_dir)
+    if isinstance(answer, str):
+        reference = _absolute(answer.strip(), base_dir)
+        return {"output": answer, "trusys": {"output_media": reference}}
+    if isinstance(answer, dict) and isinstance(answer.get("output"), str):
+        meta = answer.get("trusys")
+        if meta is None or (isinstance(meta, dict) and "output_media" not in meta):
+            reference = _absolute(answer["output"].strip(), base_dir)
+            return {**answer, "trusys": {**(meta or {}), "output_media": reference}}
+    return answer
+
+
+def _absolute(reference: str, base_dir: str | None) -> str:
+    if base_dir is None or not reference or re.match(r"^(?i:data:|[a-z][a-z0-9+.-]*://)", reference):
+        return reference
+    path = Path(reference).expanduser()
+    return str(path if path.is_absolute() else Path(base_dir) / path)

@@ -11,15 +11,16 @@ from typing import Any
 from agentunit.core.templating import interpolate_env, render
 from agentunit.datasets.base import DatasetCase
 from agentunit.errors import TargetError
+from agentunit.media.templates import MediaFiller, media_variables, used_media
 from agentunit.targets._limits import max_response_bytes, read_capped, read_tail
-from agentunit.targets.base import Reply, Target, template_variables
+from agentunit.targets.base import Reply, Target, output_is_media, template_variables, wrap_media_output
 
 STDERR_TAIL_CHARS = 500
 STDERR_KEEP_BYTES = 4096  # room for the tail after undecodable bytes and redaction
 
 
 class CommandTarget(Target):
-    """``{type: command, argv, stdin, timeout, cwd, env, max_response_bytes}``.
+    """``{type: command, argv, stdin, timeout, cwd, env, max_response_bytes, output_is_media}``.
 
     ``argv`` is a list (or a string split like a shell would, without running a shell); each element
     and ``stdin`` are templates over ``prompt``, ``id`` and the case vars. No shell is involved, so a
@@ -28,6 +29,10 @@ class CommandTarget(Target):
     ``trusys`` is read as an envelope. A non-zero exit or a timeout (default 60 s; the process group
     is killed) errors the case with the end of stderr. Stdout is read up to ``max_response_bytes``
     (10 MiB; more kills the process group and errors the case); of stderr only the end is kept.
+    A case's media are template variables (``{{ image | path }}``, ``| data_uri``, ``| base64``,
+    ``| mime``; agentunit.media.templates); a temporary file made for ``path`` lives until the command
+    exits. With ``output_is_media: true`` stdout is a media reference (a relative path is relative to
+    the command's working directory), the reply's output medium.
     """
 
     kind = "command"
@@ -38,14 +43,32 @@ class CommandTarget(Target):
         self.argv = shlex.split(argv) if isinstance(argv, str) else [str(a) for a in argv]
         self.timeout = float(spec.get("timeout", 60))
         self.max_response_bytes = max_response_bytes(spec, "command target")
+        self.output_is_media = output_is_media(spec, "command target")
 
     def request(self, case: DatasetCase) -> dict[str, Any]:
         variables = template_variables(case)
+        media = media_variables(case)
+        if media:
+            variables.update(media)
         stdin = self.spec.get("stdin")
-        return {"argv": [render(a, variables) for a in self.argv],
-                "stdin": render(str(stdin), variables) if stdin is not None else None}
+        request = {"argv": [render(a, variables) for a in self.argv],
+                   "stdin": render(str(stdin), variables) if stdin is not None else None}
+        used = used_media(request, case) if media else None
+        if used:
+            request["media"] = used
+        return request
 
     async def send(self, case: DatasetCase, request: dict[str, Any]) -> Reply:
+        with MediaFiller(case) as media:  # a temporary file made for `| path` lives until the command exits
+            if request.get("media"):
+                argv, stdin = await asyncio.to_thread(media.fill, [request["argv"], request["stdin"]])
+                request = {**request, "argv": argv, "stdin": stdin}
+            text = await self._run(request)
+        if self.output_is_media:
+            return Reply(body=wrap_media_output(text, os.path.abspath(self.spec.get("cwd") or os.getcwd())))
+        return Reply(body=text)
+
+    async def _run(self, request: dict[str, Any]) -> str:
         env = None
         if self.spec.get("env"):
             env = {**os.environ, **{k: interpolate_env(str(v), self.secrets) for k, v in self.spec["env"].items()}}
@@ -69,7 +92,7 @@ class CommandTarget(Target):
         if process.returncode != 0:
             tail = self.redact(stderr.decode(errors="replace")).strip()[-STDERR_TAIL_CHARS:]
             raise TargetError(f"command exited with status {process.returncode}: {tail}")
-        return Reply(body=stdout.decode(errors="replace").rstrip("\r\n"))
+        return stdout.decode(errors="replace").rstrip("\r\n")
 
     async def _communicate(self, process: asyncio.subprocess.Process, stdin_data: str | None) -> tuple[bytes, bytes]:
         """(stdout, end of stderr) once the process exits; stdin is written while both are read.
