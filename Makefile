@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PYTHON ?= python3
 
-.PHONY: setup models sandbox demo test lint bench clean
+.PHONY: setup models sandbox audio-tools audio-clips demo test lint bench clean
 
 setup: $(VENV)/.installed
 
@@ -31,6 +31,16 @@ sandbox:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap >/dev/null; \
 	else echo "bubblewrap is missing: sudo apt-get install bubblewrap (sandbox tests are skipped without it)"; fi; }
 
+# espeak-ng and sox regenerate the speech clips of the audio tests (python tests/data/audio/build.py); the
+# clips are committed, so the tests themselves need neither. Root installs them.
+audio-tools:
+	@command -v espeak-ng >/dev/null && command -v sox >/dev/null || { if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq espeak-ng sox >/dev/null; \
+	else echo "espeak-ng or sox is missing: sudo apt-get install espeak-ng sox (needed only to rebuild tests/data/audio/clips)"; fi; }
+
+audio-clips: setup audio-tools
+	$(PY) tests/data/audio/build.py
+
 test: lint models sandbox
 	HF_HUB_OFFLINE=1 $(PY) -m pytest
 
@@ -48,6 +58,7 @@ bench: models
 	$(PY) bench/code_judge.py
 	$(PY) bench/moderation.py
 	$(PY) bench/moderation.py --method both
+	$(PY) bench/audio.py
 
 clean:
 	rm -rf $(VENV) .agentunit reports .pytest_cache .ruff_cache

@@ -1,5 +1,6 @@
 """Imports every built-in metric family so that each registers itself once."""
 
+from agentunit.audio import metrics as _audio  # noqa: F401
 from agentunit.code import analysis as _code_analysis  # noqa: F401
 from agentunit.code import execution as _code_execution  # noqa: F401
 from agentunit.metrics import (  # noqa: F401
