@@ -193,3 +193,11 @@ def test_judge_cache_keys_tell_images_apart():
     two = JudgeRequest((("user", "q"),), options=("PASS", "FAIL"), images=("data:image/png;base64,AB==",))
     assert len({service.key(plain), service.key(one), service.key(two)}) == 3
     assert plain.as_messages() == [{"role": "user", "content": "q"}]
+
+
+@OCR
+def test_ocr_spacing_does_not_count():
+    # OCR merges "SALES 2024" into "SALES2024" when the gap is narrow; the claim must still be found.
+    merged = sign("SALES2024 Q1 Q2")
+    assert grounding("The sign reads SALES 2024.", merged).value == 1.0
+    assert grounding("The sign reads SALES 2025.", merged).value == 0.0

@@ -28,7 +28,8 @@ from agentunit.multimodal import evidence as ev
 
 __all__ = ["CrossModalGroundingMetric", "ImageCaptionAccuracyMetric", "ImageHelpfulnessMetric",
            "MultimodalCoherenceMetric", "MultimodalContextualRecallMetric",
-           "MultimodalContextualRelevancyMetric", "check_claims", "content_words", "extract_claims", "keyword_f1"]
+           "MultimodalContextualRelevancyMetric", "check_claims", "content_words", "covered_words", "extract_claims",
+           "keyword_f1"]
 
 NO_SCENE_EVIDENCE = ("configure a vision judge (judge: {provider: openai, vision: true, model: …, base_url: …}) "
                      "or a CLIP model (config.clip_model: path/to/clip.onnx)")
@@ -58,6 +59,15 @@ def keyword_f1(output: str, expected: str) -> tuple[float, float, float]:
     common = len(got & want)
     precision, recall = common / len(got), common / len(want)
     return precision, recall, (2 * precision * recall / (precision + recall) if common else 0.0)
+
+
+def covered_words(wanted: set[str], text: str) -> set[str]:
+    """The words of ``wanted`` (an image's OCR content words) that ``text`` mentions. OCR often glues
+    words together ("insufficientfunds"), so a wanted word of 4+ characters also counts when it
+    appears in the text with the spaces removed."""
+    said = set(content_words(text))
+    compact = "".join(_WORD.findall(unicodedata.normalize("NFKC", str(text)).casefold()))
+    return {w for w in wanted if w in said or (len(w) >= 4 and w in compact)}
 
 
 def _images(case, outcome, wheres: tuple[str, ...] = ("input", "reply")) -> list[Any]:
@@ -119,13 +129,18 @@ def extract_claims(text: str) -> list[dict[str, Any]]:
         if _norm(value):
             add("text", value)
             quoted_spans.append(match.span())
+    text_spans = list(quoted_spans)
     for match in _CAPS.finditer(text):
         if not any(a <= match.start() < b for a, b in quoted_spans) and len(_norm(match.group())) >= 2 \
                 and not match.group().isdigit():
             add("text", match.group())
+            if len(match.group().split()) > 1 or "-" in match.group():
+                text_spans.append(match.span())
     for match in _SIZE.finditer(text):
         add("size", (int(match.group(1)), int(match.group(2))))
     for match in _COLOUR_WORD.finditer(text):
+        if any(a <= match.start() < b for a, b in text_spans):
+            continue  # a word of quoted or ALL-CAPS text ("Green Leaf Cafe"), not a colour claim
         word = match.group(1).casefold()
         add("colour", ev.COLOUR_SYNONYMS.get(word, word))
     return claims
@@ -136,12 +151,14 @@ def _text_found(claim: str, ocr_lines: list[str]) -> tuple[bool, float]:
     seen = _norm(" ".join(ocr_lines))
     if not want:
         return False, 0.0
-    if want in seen:
+    # OCR often drops the space between words ("SALES2024"), so spacing does not count.
+    if want in seen or want.replace(" ", "") in seen.replace(" ", ""):
         return True, 1.0
-    # OCR misreads a letter now and then: the best fuzzy match over windows of the claim's length.
+    # OCR misreads a letter now and then: the best fuzzy match over windows of about the claim's length.
     words, size = seen.split(), len(want.split())
-    best = max((difflib.SequenceMatcher(None, want, " ".join(words[i:i + size])).ratio()
-                for i in range(max(1, len(words) - size + 1))), default=0.0)
+    best = max((difflib.SequenceMatcher(None, want, " ".join(words[i:i + n])).ratio()
+                for n in {max(1, size - 1), size, size + 1} for i in range(max(1, len(words) - n + 1))),
+               default=0.0)
     return best >= 0.85, round(best, 3)
 
 
@@ -555,11 +572,11 @@ class MultimodalCoherenceMetric(_ImageMetric):
             if not checked:
                 return self.not_measured("the output makes no claim that OCR or visual facts can settle "
                                          f"(quoted or ALL-CAPS text, colours, sizes) — {NO_SCENE_EVIDENCE}")
-            said = set(content_words(text))
-            coverage = len(wanted & said) / len(wanted)
+            covered = covered_words(wanted, text)
+            coverage = len(covered) / len(wanted)
             coherence = sum(c["supported"] for c in checked) / len(checked)
             detail = {"evidence": "+".join(sorted({"ocr", *(c["source"] for c in checked)})),
-                      "image_words": sorted(wanted), "missing_words": sorted(wanted - said), "claims": checked}
+                      "image_words": sorted(wanted), "missing_words": sorted(wanted - covered), "claims": checked}
             if notes:
                 detail["notes"] = notes
         score = COVERAGE_WEIGHT * coverage + (1 - COVERAGE_WEIGHT) * coherence
