@@ -201,3 +201,31 @@ def test_ocr_spacing_does_not_count():
     merged = sign("SALES2024 Q1 Q2")
     assert grounding("The sign reads SALES 2024.", merged).value == 1.0
     assert grounding("The sign reads SALES 2025.", merged).value == 0.0
+
+
+def test_figures_are_claims_and_small_counts_are_not():
+    claims = extract_claims('Revenue grew 21% to $4.2M; costs fell 3%. Opens 9am, 1,450 visitors, 3 dogs, "Q3 2024".')
+    assert [c["value"] for c in claims if c["kind"] == "number"] == ["21", "4.2", "3", "9", "1450"]
+
+
+@OCR
+def test_figures_must_be_among_the_numbers_the_image_shows():
+    receipt = sign("TOTAL 12.50  08:05")
+    right = grounding("The total was 12.5, paid at 8:05.", receipt)
+    assert right.value == 1.0 and {c["kind"] for c in right.detail["claims"]} == {"number"}
+    wrong = grounding("The total was 13.50, paid at 8:05.", receipt)
+    assert wrong.value == 0.5 and "13.50" in wrong.reason
+    # A photo without text: a figure is not something OCR can settle.
+    assert grounding("About 150 birds fly over 12 trees.", solid((0, 160, 0))).value is None
+
+
+@OCR
+def test_a_generated_image_is_held_against_its_prompt():
+    drawn = "data:image/png;base64," + base64.b64encode(sign("OPEN 24 HOURS")).decode()
+    right = check(drawn, "cross_modal_grounding", prompt='Draw a white sign that says "OPEN 24 HOURS".')
+    assert right.value == 1.0 and right.detail["text_from"] == "prompt" and "generated image" in right.reason
+    wrong = check(drawn, "cross_modal_grounding", prompt='Draw a sign that says "CLOSED".')
+    assert wrong.value == 0.0 and "CLOSED" in wrong.reason
+    assert check(drawn, "multimodal_coherence", prompt='A sign that says "OPEN 24 HOURS".').value == 1.0
+    no_prompt = check(drawn, "cross_modal_grounding")
+    assert no_prompt.value is None and "no prompt" in no_prompt.reason

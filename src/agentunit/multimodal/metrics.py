@@ -20,7 +20,7 @@ from typing import Any
 
 from agentunit.errors import MetricConfigError
 from agentunit.judges.base import JudgeRequest
-from agentunit.media import media_of
+from agentunit.media import media_of, output_media
 from agentunit.metrics.base import MetricResult
 from agentunit.metrics.judged import JudgedMetric
 from agentunit.metrics.registry import register
@@ -80,6 +80,15 @@ def _images(case, outcome, wheres: tuple[str, ...] = ("input", "reply")) -> list
     return found
 
 
+def described_text(case: Any, outcome: Any) -> tuple[str, str]:
+    """The text held against the images, and where it came from: the output; or, when the output is
+    itself an image (a text-to-image generator), the prompt it was made from."""
+    medium = output_media(outcome, case)
+    if medium is not None and medium.kind == "image":
+        return str(getattr(outcome, "query", None) or getattr(case, "query", None) or ""), "prompt"
+    return str(outcome.output), "output"
+
+
 def data_uri(medium: Any) -> str:
     return f"data:{medium.mime};base64,{base64.b64encode(medium.data).decode('ascii')}"
 
@@ -104,6 +113,13 @@ async def _vision_pass(service: Any, system: str, user: str, images: list[Any]) 
 _QUOTED = re.compile(r"[\"“”«»]([^\"“”«»]{1,80})[\"“”«»]|(?<![A-Za-z])'([^']{2,80})'(?![A-Za-z])")
 _CAPS = re.compile(r"\b[A-Z][A-Z0-9]{1,}(?:[ \-][A-Z0-9]{2,})*\b")
 _SIZE = re.compile(r"\b(\d{1,5})\s*(?:x|×|by)\s*(\d{1,5})(?:\s*(?:px|pixels))?\b", re.I)
+# A figure a text-bearing image would print: two or more digits, a decimal, a time, a price or a
+# percentage ("1450", "4.20", "08:42", "$19", "12%", "9am"). A lone small count ("3 dogs") is scene
+# semantics, not text, so it is not a claim.
+_NUMBER = re.compile(r"(?<![\w.,:])([$€£]?)(\d+(?:[.:]\d+)*)(\s?%|\s?(?:am|pm)\b|(?:k|m|bn)\b)?(?![\w]|[.:]\d)",
+                     re.I)
+_ANY_NUMBER = re.compile(r"\d+(?:[.:]\d+)*")
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 COLOUR_FAMILY = {"black": "black", "white": "white", "gray": "gray", "silver": "gray", "red": "red",
                  "maroon": "red", "orange": "orange", "yellow": "yellow", "olive": "green", "green": "green",
                  "lime": "green", "teal": "cyan", "cyan": "cyan", "blue": "blue", "navy": "blue",
@@ -113,7 +129,11 @@ _COLOUR_WORD = re.compile(r"\b(" + "|".join(sorted({*ev.CSS_COLOURS, *ev.COLOUR_
 
 
 def extract_claims(text: str) -> list[dict[str, Any]]:
-    """Claims of a text that OCR or visual facts can settle: ``{kind: text|colour|size, value}``."""
+    """Claims of a text that OCR or visual facts can settle: ``{kind: text|number|colour|size, value}``.
+
+    text: quoted spans and ALL-CAPS words; number: figures of two or more digits, decimals, times, prices
+    and percentages outside those (a lone small count is scene semantics and is skipped); colour: colour
+    words outside quoted or ALL-CAPS text; size: ``640x480``."""
     claims: list[dict[str, Any]] = []
     seen: set[tuple[str, str]] = set()
 
@@ -136,14 +156,48 @@ def extract_claims(text: str) -> list[dict[str, Any]]:
             add("text", match.group())
             if len(match.group().split()) > 1 or "-" in match.group():
                 text_spans.append(match.span())
+    size_spans = []
     for match in _SIZE.finditer(text):
         add("size", (int(match.group(1)), int(match.group(2))))
+        size_spans.append(match.span())
+    plain = _THOUSANDS.sub("", text)  # "1,200" is one figure; the removed commas keep spans aligned below
+    for match in _NUMBER.finditer(plain):
+        currency, core, unit = match.group(1), match.group(2), match.group(3)
+        start = _original_offset(text, match.start(2))
+        if any(a <= start < b for a, b in text_spans + size_spans):
+            continue
+        if len(core.replace(".", "").replace(":", "")) >= 2 or currency or unit or "." in core or ":" in core:
+            add("number", core)
     for match in _COLOUR_WORD.finditer(text):
         if any(a <= match.start() < b for a, b in text_spans):
             continue  # a word of quoted or ALL-CAPS text ("Green Leaf Cafe"), not a colour claim
         word = match.group(1).casefold()
         add("colour", ev.COLOUR_SYNONYMS.get(word, word))
     return claims
+
+
+def _original_offset(text: str, offset: int) -> int:
+    """The offset in ``text`` of ``offset`` in ``text`` with its thousands commas removed."""
+    removed = 0
+    for match in _THOUSANDS.finditer(text):
+        if match.start() - removed >= offset:
+            break
+        removed += 1
+    return offset + removed
+
+
+def canonical_number(core: str) -> str:
+    """A figure as compared: leading zeros dropped per part ("08:05" = "8:5"), trailing decimal zeros
+    dropped ("2.50" = "2.5")."""
+    if ":" in core:
+        return ":".join(str(int(part)) for part in core.split(":"))
+    whole, _, fraction = core.partition(".")
+    fraction = fraction.rstrip("0")
+    return str(int(whole)) + (f".{fraction}" if fraction else "")
+
+
+def _numbers_in(lines: list[str]) -> set[str]:
+    return {canonical_number(n) for n in _ANY_NUMBER.findall(_THOUSANDS.sub("", " ".join(lines)))}
 
 
 def _text_found(claim: str, ocr_lines: list[str]) -> tuple[bool, float]:
@@ -171,13 +225,19 @@ def check_claims(claims: list[dict[str, Any]], images: list[Any]) -> tuple[list[
     ocr_missing: str | None = None
     for claim in claims:
         kind, value = claim["kind"], claim["value"]
-        if kind == "text":
+        if kind in ("text", "number"):
             if ocr is None:
                 ocr_missing = ev.ocr_status()
                 ocr = [] if ocr_missing else [line["text"] for m in images for line in ev.ocr_text(m)]
                 if ocr_missing:
                     notes.append(f"text claims not checked: {ocr_missing}")
             if ocr_missing:
+                continue
+            if kind == "number":
+                if not ocr:  # no text in the image: a figure there is not something OCR can settle
+                    notes.append("figures not checked: the image has no text OCR can read")
+                    continue
+                checked.append({**claim, "supported": canonical_number(value) in _numbers_in(ocr), "source": "ocr"})
                 continue
             found, match = _text_found(value, ocr)
             checked.append({**claim, "supported": found, "match": match, "source": "ocr"})
@@ -261,6 +321,22 @@ class _ImageMetric(JudgedMetric):
             raise MetricConfigError(f"{self.name} config.clip_threshold must be a number in [-1, 1], got {threshold!r}")
         self.clip_threshold = float(threshold)
 
+    async def _text_against_images(self, case, outcome) -> tuple[str | None, MetricResult | None]:
+        """``described_text`` for the metrics that hold a text against images; a not-measured result
+        when a generated image has no prompt to be held against."""
+        text, source = described_text(case, outcome)
+        if source == "prompt" and not text.strip():
+            return None, self.not_measured("the output is a generated image and the case has no prompt to hold "
+                                           "it against")
+        return text, None
+
+    @staticmethod
+    def _marked(result: MetricResult, case, outcome) -> MetricResult:
+        if described_text(case, outcome)[1] == "prompt" and result.value is not None:
+            result.detail["text_from"] = "prompt"
+            result.reason = f"the prompt against the generated image: {result.reason}"
+        return result
+
     def _no_pillow(self) -> MetricResult | None:
         why = ev.pillow_status()
         return self.not_measured(why) if why else None
@@ -315,14 +391,20 @@ class CrossModalGroundingMetric(_ImageMetric):
     over all images at once; else the output's checkable claims — quoted or ALL-CAPS text (must
     appear in the OCR text), colour words (among the dominant colours), sizes like ``640x480`` —
     scored as the share supported. With none of these (a claim about what a photo shows and no vision
-    judge or CLIP) the result is not measured, naming the fix. No image → not measured.
+    judge or CLIP) the result is not measured, naming the fix. No image → not measured. When the output
+    is itself an image (a text-to-image generator), the prompt is held against it instead.
     """
 
     async def evaluate_async(self, case, trace, outcome) -> MetricResult:
         images = _images(case, outcome)
         if not images:
             return self.not_measured("no image in the case or the reply")
-        text = str(outcome.output)
+        text, unusable = await self._text_against_images(case, outcome)
+        if unusable:
+            return unusable
+        return self._marked(await self._grounding(text, images), case, outcome)
+
+    async def _grounding(self, text: str, images: list[Any]) -> MetricResult:
         clip = self.config.get("clip_model")
         if clip:
             model = await asyncio.to_thread(_clip, clip)
@@ -547,13 +629,18 @@ class MultimodalCoherenceMetric(_ImageMetric):
     coverage = the share of the image's OCR content words the output mentions; coherence = the share of
     the output's checkable claims (quoted or ALL-CAPS text, colours, sizes) found in the image. An image
     without readable text, or an output without checkable claims, leaves a part without evidence: not
-    measured, with the fix named."""
+    measured, with the fix named. A generated image (the output is an image) is held against the prompt."""
 
     async def evaluate_async(self, case, trace, outcome) -> MetricResult:
         images = _images(case, outcome)
         if not images:
             return self.not_measured("no image in the case or the reply")
-        text = str(outcome.output)
+        text, unusable = await self._text_against_images(case, outcome)
+        if unusable:
+            return unusable
+        return self._marked(await self._coherence(text, images), case, outcome)
+
+    async def _coherence(self, text: str, images: list[Any]) -> MetricResult:
         service = _vision_judge()
         if service is not None:
             coverage = await _vision_pass(service, GROUNDING_SYSTEM, COVERAGE_USER.format(text=text), images)
