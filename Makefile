@@ -23,7 +23,7 @@ lint: setup
 	$(VENV)/bin/ruff check src tests bench examples
 
 models: setup
-	$(VENV)/bin/agentunit models install embeddings judge perplexity
+	$(VENV)/bin/agentunit models install embeddings judge perplexity asr asr-tiny-en
 
 # bubblewrap isolates the programs the code metrics run (docs/code-and-moderation.md); root installs it.
 sandbox:

