@@ -153,3 +153,14 @@ def test_the_request_names_media_by_content_for_the_cache_key(folder):
     (folder / "a.png").write_bytes(png(9, 9))
     os.utime(folder / "a.png", ns=(5, 5))
     assert target.cache_key(target.request(case), 0) != key  # another image, another reply
+
+
+def test_a_missing_file_errors_naming_the_field_and_the_case(tmp_path):
+    from agentunit.datasets.base import DatasetCase
+    from agentunit.media import MediaError
+    from agentunit.targets.openai import OpenAITarget
+
+    target = OpenAITarget({"type": "openai", "model": "m", "base_url": "http://127.0.0.1:1/v1"})
+    case = DatasetCase(id="c1", query="What is this?", image="gone.png", media_dir=str(tmp_path))
+    with pytest.raises(MediaError, match=r"image \(case 'c1'\): gone.png: file not found"):
+        target.request(case)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from agentunit.media.fields import case_refs
-from agentunit.media.model import KINDS, Media, MediaRef
-from agentunit.media.references import describe_reference, load_media
+from agentunit.media.model import KINDS, Media, MediaError, MediaRef
+from agentunit.media.references import describe_reference, identity, load_media
 from agentunit.media.thumbnail import thumbnail_for
 
 ROLES = ("input", "reply", "context")
@@ -50,7 +50,7 @@ def load_ref(case: Any, outcome: Any, ref: MediaRef) -> Media:
     media = cache.get(key) if cache is not None else None
     if media is None:
         media = load_media(ref.ref, base_dir=getattr(case, "media_dir", None), kind=ref.kind,
-                           field=_label(case, ref))
+                           field=media_label(case, ref))
         if cache is not None:
             cache[key] = media
     return media
@@ -85,6 +85,16 @@ def media_records(case: Any, outcome: Any) -> list[dict[str, Any]]:
     return records
 
 
-def _label(case: Any, ref: MediaRef) -> str:
+def media_label(case: Any, ref: MediaRef) -> str:
+    """How errors name a medium: ``image (case 'c1')``, or the field alone outside a case."""
     case_id = getattr(case, "id", None)
     return f"{ref.field} (case {case_id!r})" if case_id is not None else ref.field
+
+
+def media_identity(case: Any, ref: MediaRef) -> dict[str, str]:
+    """``{field, id}`` of a case's medium for a request's cache key: ``id`` is the content's
+    ``sha256:…`` (a URL: itself, not downloaded). Raises MediaError naming the field and the case."""
+    try:
+        return {"field": ref.field, "id": identity(ref.ref, getattr(case, "media_dir", None))}
+    except MediaError as exc:
+        raise exc.at(media_label(case, ref)) from None

@@ -27,9 +27,10 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from agentunit.media.access import media_identity, media_label
 from agentunit.media.fields import case_refs
-from agentunit.media.model import Media, MediaError, MediaRef, current_limits
-from agentunit.media.references import identity, load_media, local_file
+from agentunit.media.model import Media, MediaRef, current_limits
+from agentunit.media.references import load_media, local_file
 
 FORMS = ("data_uri", "base64", "path", "mime")
 MEDIA_VARIABLES = ("image", "images", "audio", "video")
@@ -110,11 +111,7 @@ def used_media(value: Any, case: Any) -> list[dict[str, str]]:
     used = []
     for index in sorted(found):
         if index < len(refs):
-            ref = refs[index]
-            try:
-                used.append({"field": ref.field, "id": identity(ref.ref, case.media_dir)})
-            except MediaError as exc:
-                raise exc.at(_label(case, ref)) from None
+            used.append(media_identity(case, refs[index]))
     return used
 
 
@@ -128,10 +125,6 @@ def _scan(value: Any, found: set[int]) -> None:
     elif isinstance(value, (list, tuple)):
         for item in value:
             _scan(item, found)
-
-
-def _label(case: Any, ref: MediaRef) -> str:
-    return f"{ref.field} (case {case.id!r})"
 
 
 class MediaFiller:
@@ -190,7 +183,7 @@ class MediaFiller:
 
     def _make(self, index: int, form: str) -> str:
         ref = self._refs[index]
-        field = _label(self.case, ref)
+        field = media_label(self.case, ref)
         if form == "path" or (form == "mime" and index not in self._loaded):
             local = local_file(ref.ref, base_dir=self.case.media_dir, kind=ref.kind, field=field)
             if local is not None:  # a local file is passed as itself, and its type read from its head

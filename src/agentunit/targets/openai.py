@@ -12,7 +12,7 @@ from agentunit.core.templating import interpolate_env, render
 from agentunit.datasets.base import DatasetCase
 from agentunit.errors import AgentUnitError, TargetError
 from agentunit.media import Media, MediaError, case_refs, load_media
-from agentunit.media.references import identity
+from agentunit.media.access import media_identity
 from agentunit.targets._http import new_session, retry_on_timeout, send_with_retries
 from agentunit.targets._limits import max_response_bytes
 from agentunit.targets._secrets import clip
@@ -73,7 +73,7 @@ class OpenAITarget(Target):
                 body["top_logprobs"] = self.spec["top_logprobs"]
         request = {"url": f"{self.base_url}/chat/completions", "body": body}
         if refs:  # the media go in at send(): the request (hashed for the cache key) names them by content
-            request["media"] = [{"field": r.field, "id": identity(r.ref, case.media_dir)} for r in refs]
+            request["media"] = [media_identity(case, r) for r in refs]
         return request
 
     def _headers(self) -> dict[str, str]:
