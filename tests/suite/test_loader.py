@@ -346,3 +346,12 @@ def test_judge_model_paths_are_relative_to_the_suite_and_ensembles_are_checked(t
         assert "judge.judges: " in str(info.value), name
     with pytest.raises(SuiteError, match="an ensemble judge needs `judges:`"):
         load_suite(_write(tmp_path, "e.yaml", "judge: {provider: ensemble}\ncases: [{output: x}]\n")).validate()
+
+
+def test_the_allowed_fields_are_listed_once(tmp_path):
+    path = tmp_path / "s.yaml"
+    path.write_text('target: {type: http, url: "http://127.0.0.1:1/", bogus: 1}\ncases: [{prompt: hi}]\n')
+    with pytest.raises(SuiteError) as caught:
+        load_suite(path).validate()
+    allowed = [word.strip(",") for word in str(caught.value).split("allowed: ", 1)[1].split()]
+    assert allowed.count("url") == 1 and "output_is_media" in allowed

@@ -59,7 +59,7 @@ class Problems:
                 close = difflib.get_close_matches(str(key), allowed, n=1, cutoff=0.6)
                 self.error(f"unknown {what} field {key!r}", (*key_path, key), file=file, line=line,
                            suggestion=f"did you mean {close[0]!r}?" if close else
-                           f"allowed: {', '.join(sorted(allowed))}")
+                           f"allowed: {', '.join(sorted(set(allowed)))}")
 
     def resolve(self, pending: list[_Pending]) -> list[Problem]:
         out = []
