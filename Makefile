@@ -3,7 +3,9 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PYTHON ?= python3
 
-.PHONY: setup models sandbox audio-tools audio-clips demo test lint bench clean
+.PHONY: setup models sandbox browser audio-tools audio-clips demo test lint bench clean
+# Playwright drives Debian's chromium (`browser` below); it never downloads a browser of its own.
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
 setup: $(VENV)/.installed
 
@@ -31,6 +33,13 @@ sandbox:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap >/dev/null; \
 	else echo "bubblewrap is missing: sudo apt-get install bubblewrap (sandbox tests are skipped without it)"; fi; }
 
+# chromium runs the browser tests of the viewer and the HTML report (tests/viewer, tests/reporting), driven by
+# Playwright at /usr/bin/chromium; root installs Debian's package. Without it those tests are skipped.
+browser:
+	@command -v chromium >/dev/null || { if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	else echo "chromium is missing: sudo apt-get install chromium (browser tests are skipped without it)"; fi; }
+
 # espeak-ng and sox regenerate the speech clips of the audio tests (python tests/data/audio/build.py); the
 # clips are committed, so the tests themselves need neither. Root installs them.
 audio-tools:
@@ -41,7 +50,7 @@ audio-tools:
 audio-clips: setup audio-tools
 	$(PY) tests/data/audio/build.py
 
-test: lint models sandbox
+test: lint models sandbox browser
 	HF_HUB_OFFLINE=1 $(PY) -m pytest
 
 bench: models
@@ -59,6 +68,7 @@ bench: models
 	$(PY) bench/moderation.py
 	$(PY) bench/moderation.py --method both
 	$(PY) bench/audio.py
+	$(PY) bench/viewer.py
 
 clean:
 	rm -rf $(VENV) .agentunit reports .pytest_cache .ruff_cache

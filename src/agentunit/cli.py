@@ -1,4 +1,4 @@
-"""The ``agentunit`` command line: run, calibrate, metrics, models.
+"""The ``agentunit`` command line: run, calibrate, metrics, models, view.
 
 Exit codes (contract): 0 every case passed · 1 some case failed or errored · 2 bad usage or an
 invalid suite (the message names file:line); ``calibrate`` reports and does not gate: 0 when it ran.
@@ -274,6 +274,42 @@ def _write_reports(result: Any, **paths: Path | None) -> None:
 
 
 @app.command()
+@click.argument("run_a")
+@click.argument("run_b")
+@click.option("--db", type=click.Path(dir_okay=False, path_type=Path), default=Path(".agentunit/agentunit.db"),
+              show_default=True, help="Results database (read only).")
+@click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON (docs/statistics.md).")
+@click.option("--level", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.05,
+              show_default=True, help="Significance level: a metric regressed when p < LEVEL and it got worse.")
+@click.option("--score-test", type=click.Choice(["wilcoxon", "bootstrap"]), default="wilcoxon", show_default=True,
+              help="Paired test on scores: Wilcoxon signed-rank, or a paired bootstrap of the mean difference.")
+def compare(run_a: str, run_b: str, db: Path, as_json: bool, level: float, score_test: str) -> None:
+    """Compare run RUN_B against RUN_A (ids, `latest` or `latest~N`): cases fixed and broken, per-metric
+    pass rates with 95% intervals and paired tests; exit 1 when a metric got significantly worse, 0 when
+    none did, 2 on an unknown run or database."""
+    import json
+
+    from agentunit.stats.compare import compare_runs
+    from agentunit.stats.render import render_comparison
+
+    try:
+        result = compare_runs(db, run_a, run_b, level=level, score_test=score_test)
+    except AgentUnitError as exc:  # an unknown run (its message lists the recent runs, a line each), no database
+        from agentunit.suite.problems import printable
+
+        first, *rest = str(exc).split("\n")
+        error = _fail_usage(first)
+        sys.stderr.write("".join(f"{printable(line)}\n" for line in rest))
+        raise error from None
+    except Exception as exc:  # a damaged database or a bug: one line, never a traceback
+        raise _fail_usage(f"cannot compare {run_a} and {run_b} in {db}: {type(exc).__name__}: {exc}") from None
+    sys.stdout.write(json.dumps(result, indent=2, ensure_ascii=False) + "\n" if as_json
+                     else render_comparison(result))
+    worse = bool(result["regressed"]) or result["overall"]["regressed"]
+    raise click.exceptions.Exit(EXIT_FAILED if worse else EXIT_OK)
+
+
+@app.command()
 @click.option("--family", help="Only this family.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.option("--markdown", "as_markdown", is_flag=True, help="Print the Markdown reference (docs/metrics.md).")
@@ -386,6 +422,27 @@ def models_serve(name: str, port: int, model_path: str | None, n_gpu_layers: int
     try:
         while True:
             time.sleep(3600)
+    except KeyboardInterrupt:
+        pass
+
+
+@app.command()
+@click.option("--db", type=click.Path(dir_okay=False, path_type=Path), default=Path(".agentunit/agentunit.db"),
+              show_default=True, help="Results database (opened read-only).")
+@click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True, help="0 picks a free port.")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on; any non-loopback address requires the token printed at start.")
+def view(db: Path, port: int, host: str) -> None:
+    """Browse runs, cases and comparisons in a local, read-only web viewer (Ctrl-C stops it)."""
+    from agentunit.viewer import ViewerError, serve
+
+    try:
+        serve(db, host, port)
+    except ViewerError as exc:
+        raise _fail_usage(str(exc)) from None
+    except OSError as exc:  # the address is taken or cannot be bound
+        raise _fail_usage(f"cannot listen on {host}:{port}: {exc.strerror or exc}"
+                          + (" (pass --port 0 for a free port)" if port else "")) from None
     except KeyboardInterrupt:
         pass
 

@@ -1,4 +1,6 @@
-"""Console summary: totals, pass rate per metric, unpassed cases with reasons.
+"""Console summary: totals, pass rate per metric with its 95 % Wilson interval and mean score with
+its bootstrap interval, unpassed cases with reasons; with repeats, pass@k, pass^k, flaky cases and
+Krippendorff's α across the repeats (docs/statistics.md).
 
 Every value that came from the system under test or a data file (case ids, errors, reasons, metric
 names) is printed through ``visible``, so it cannot move the cursor, retitle the terminal or fake a
@@ -26,6 +28,59 @@ def metric_rows(metric_counts: dict[str, dict[str, int]]) -> list[dict[str, Any]
         row["rate"] = f"{row['passed'] / judged:.1%}" if judged else "—"
         rows.append(row)
     return rows
+
+
+def interval_text(passed: int, failed: int, confidence: float = 0.95) -> str:
+    """The Wilson interval of passed/(passed + failed) as ``[62.7%, 90.5%]`` ("—" when nothing was judged)."""
+    from agentunit.stats.intervals import wilson_interval
+
+    n = passed + failed
+    if not n:
+        return "—"
+    lo, hi = wilson_interval(passed, n, confidence)
+    return f"[{lo:.1%}, {hi:.1%}]"
+
+
+def score_text(stats: dict[str, Any] | None) -> str:
+    """A metric's mean score and bootstrap interval as ``0.712 [0.61, 0.80]`` ("—" when it has none)."""
+    if not stats or stats.get("mean_score") is None:
+        return "—"
+    lo, hi = stats["score_ci"]
+    return f"{stats['mean_score']:.3g} [{lo:.3g}, {hi:.3g}]"
+
+
+def run_statistics(result: Any) -> dict[str, Any]:
+    """``{"metrics": metric_summary, "repeat": repeat_statistics (with --repeat)}`` of a run read from its
+    store; ``{}`` when the result has no readable store (a summary alone)."""
+    from agentunit.stats.summary import metric_summary, repeat_statistics
+
+    store, run_id = getattr(result, "store", None), getattr(result, "run_id", None)
+    if store is None or run_id is None or not hasattr(store, "metric_values"):
+        return {}
+    out: dict[str, Any] = {"metrics": metric_summary(result)}
+    repeat = result.summary.get("repeat")
+    if repeat:
+        out["repeat"] = repeat_statistics(result, repeat.get("cases"))
+    return out
+
+
+def repeat_lines(statistics: dict[str, Any]) -> list[str]:
+    """Flaky cases and agreement across repeats as plain lines (values not yet made inert)."""
+    rep = statistics.get("repeat")
+    if not rep:
+        return []
+    lines = []
+    if rep["cases"]:
+        shown = ", ".join(str(i) for i in rep["flaky"][:MAX_FAILURES_SHOWN])
+        more = f" … and {len(rep['flaky']) - MAX_FAILURES_SHOWN} more" if len(rep["flaky"]) > MAX_FAILURES_SHOWN else ""
+        lines.append(f"flaky cases (verdict differs across repeats): {len(rep['flaky'])}/{rep['cases']}"
+                     f" ({rep['rate']:.1%})" + (f": {shown}{more}" if shown else ""))
+    parts = [f"{name} {'—' if a['alpha'] is None else format(a['alpha'], '.3f')}"
+             for name, a in rep["agreement"].items() if a["units"]]
+    if parts:
+        lines.append("agreement across repeats (Krippendorff's α of the verdicts; — no disagreement possible): "
+                     + " · ".join(parts))
+    return lines
 
 
 def summary_rows(summary: dict[str, Any]) -> list[dict[str, Any]]:
@@ -68,13 +123,18 @@ def print_summary(result: Any, db_path: str | None = None, out: TextIO | None = 
     write = out.write
     write("\n")
     rows = summary_rows(s)
+    statistics = run_statistics(result)
     if rows:
         names = [visible(r["metric"]) for r in rows]
         width = max(len(n) for n in names)
-        write(f"{'metric'.ljust(width)}  pass rate  passed  failed  not measured  errors  info\n")
-        for name, r in zip(names, rows, strict=True):
-            write(f"{name.ljust(width)}  {r['rate']:>9}  {r['passed']:>6}  {r['failed']:>6}  "
-                  f"{r['not_measured']:>12}  {r['error']:>6}  {r['info']:>4}\n")
+        cis = [interval_text(r["passed"], r["failed"]) for r in rows]
+        scores = [score_text(statistics.get("metrics", {}).get(r["metric"])) for r in rows]
+        ci_width, score_width = max(15, *map(len, cis)), max(10, *map(len, scores))
+        write(f"{'metric'.ljust(width)}  pass rate  {'95% CI'.ljust(ci_width)}  passed  failed  not measured  errors"
+              f"  info  {'mean score'.ljust(score_width)}\n")
+        for name, r, ci, score in zip(names, rows, cis, scores, strict=True):
+            write(f"{name.ljust(width)}  {r['rate']:>9}  {ci.ljust(ci_width)}  {r['passed']:>6}  {r['failed']:>6}  "
+                  f"{r['not_measured']:>12}  {r['error']:>6}  {r['info']:>4}  {score}\n")
         write("\n")
     shown = 0
     for case in result.store.iter_cases(result.run_id, only_unpassed=True, limit=MAX_FAILURES_SHOWN):
@@ -102,6 +162,8 @@ def print_summary(result: Any, db_path: str | None = None, out: TextIO | None = 
         r = s["repeat"]
         write(f"repeats k={r['k']}: pass rate {r['pass_rate']:.3f}  pass@{r['k']} {r['pass_at_k']:.3f}  "
               f"pass^{r['k']} {r['pass_hat_k']:.3f}\n")
+        for line in repeat_lines(statistics):
+            write(visible(line) + "\n")
     verdict = style("PASSED", "32;1") if result.passed else style("FAILED", "31;1")
     allowed = " (allowed)" if unmeasured and unmeasured_allowed(s) else ""
     write(f"{verdict}  {s['passed']}/{s['cases']} passed, {s['failed']} failed, {s['errored']} errored, "

@@ -1,21 +1,28 @@
-"""Self-contained HTML report. Every value from the system under test is made encodable and escaped."""
+"""Self-contained HTML report: one file, no network. Every value from the system under test is made
+encodable and escaped.
+
+Per-metric pass rates are drawn as inline SVG with their Wilson 95 % intervals; a case filter (status,
+failing metric, search) runs in the page. The Content-Security-Policy allows exactly that one inline
+script and that one style sheet, by their sha256 hashes, and images only from ``data:`` URIs (our own
+thumbnails): a script or style that escaping let through would still not run.
+"""
 
 from __future__ import annotations
 
 import base64
 import binascii
+import hashlib
 import html
 import json
 import re
 from pathlib import Path
 from typing import Any
 
+from agentunit.reporting.charts import pass_counts, rate_chart
 from agentunit.reporting.console import summary_rows, unmeasured_allowed
 from agentunit.reporting.json_report import media_of_case
 from agentunit.store.text import encodable
 
-# No script can run, even if escaping failed; images only from data: URIs (our own thumbnails).
-_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 _THUMBNAIL = re.compile(r"data:image/jpeg;base64,([A-Za-z0-9+/]+={0,2})")
 _THUMBNAIL_MAX_CHARS = 16_384
 _CSS = """
@@ -26,8 +33,47 @@ th{background:#f4f4f4}.passed{color:#15803d}.failed{color:#b91c1c}.errored{color
 .not_measured,.info{color:#6b7280}pre{white-space:pre-wrap;margin:0;max-height:12rem;overflow:auto}
 .unmeasured{color:#a16207;font-weight:bold}.media{color:#374151;font-size:.85em}
 .media img{display:block;max-width:96px;max-height:96px;margin:.2rem 0;border:1px solid #ddd}
-details summary{cursor:pointer}
+details summary{cursor:pointer}td,pre,.text{unicode-bidi:isolate}
+form.filters{display:flex;gap:.8rem;flex-wrap:wrap;align-items:end;margin:1rem 0}
+form.filters label{display:flex;flex-direction:column;font-size:.8rem;color:#4b5563}
+input,select{font:inherit}.failing{font-size:.75rem;background:#fee2e2;padding:0 .3rem;margin-right:.2rem}
 """
+# The filter: status, failing metric and a search over each row's text; rows are hidden, never removed.
+_SCRIPT = """(function () {
+  var form = document.getElementById('filters');
+  if (!form) { return; }
+  var status = form.elements.status, metric = form.elements.metric, search = form.elements.q;
+  var shown = document.getElementById('shown');
+  var rows = Array.prototype.slice.call(document.querySelectorAll('tr.case'));
+  var texts = null;
+  function apply() {
+    var s = status.value, m = metric.value, needle = search.value.toLowerCase(), count = 0;
+    if (needle && texts === null) {
+      texts = rows.map(function (row) { return row.textContent.toLowerCase(); });
+    }
+    rows.forEach(function (row, index) {
+      var ok = !s || (s === 'unpassed' ? row.dataset.status !== 'passed' : row.dataset.status === s);
+      if (ok && m) { ok = JSON.parse(row.dataset.failing || '[]').indexOf(m) >= 0; }
+      if (ok && needle) { ok = texts[index].indexOf(needle) >= 0; }
+      row.hidden = !ok;
+      if (ok) { count += 1; }
+    });
+    shown.textContent = String(count);
+  }
+  form.addEventListener('input', apply);
+  form.addEventListener('change', apply);
+  form.addEventListener('submit', function (event) { event.preventDefault(); apply(); });
+})();"""
+
+
+def _sha256(text: str) -> str:
+    return "sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii")
+
+
+# Only our own script and style sheet, by hash; images only from data: URIs (our own thumbnails).
+CSP = (f"default-src 'none'; script-src '{_sha256(_SCRIPT)}'; style-src '{_sha256(_CSS)}'; img-src data:; "
+       "base-uri 'none'; form-action 'none'")
+_CASE_STATUSES = ("passed", "failed", "errored", "unmeasured")
 
 
 def _e(value: Any) -> str:
@@ -51,13 +97,13 @@ def _media(case: dict[str, Any]) -> str:
         facts = record.get("error") or ", ".join(str(part) for part in (
             record.get("mime"), f"{record['size']:,} bytes" if isinstance(record.get("size"), int) else None,
             f"sha256 {str(record['sha256'])[:12]}…" if record.get("sha256") else None) if part)
-        image = _thumbnail(record.get("thumbnail"))
+        image = thumbnail_html(record.get("thumbnail"))
         lines.append(f"<div class='media'>{image}{_e(record.get('field'))}: {_e(record.get('source'))} "
                      f"({_e(facts)})</div>")
     return "".join(lines)
 
 
-def _thumbnail(value: Any) -> str:
+def thumbnail_html(value: Any) -> str:
     """An ``<img>`` of a stored thumbnail, or nothing: only a ``data:image/jpeg;base64,`` URI of at most
     ``_THUMBNAIL_MAX_CHARS`` whose bytes decode and open like a JPEG (what agentunit.media.thumbnail
     makes) is shown — any other value, whatever it says, is left out — and it is escaped all the same."""
@@ -76,14 +122,16 @@ def _thumbnail(value: Any) -> str:
 
 
 def write_html(result: Any, path: str | Path) -> None:
-    """One file, no scripts, no external assets."""
+    """One file: summary, per-metric pass-rate chart with intervals, the case table with its filter."""
     s = result.summary
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
+    rows = summary_rows(s)
+    metric_names = list(s.get("metrics") or {})
     with target.open("w", encoding="utf-8") as out:
-        out.write("<!doctype html><html><head><meta charset='utf-8'>"
+        out.write("<!doctype html><html lang='en'><head><meta charset='utf-8'>"
+                  f"<meta http-equiv='Content-Security-Policy' content=\"{CSP}\">"
                   f"<title>agentunit — {_e(result.suite)}</title>"
-                  f"<meta http-equiv='Content-Security-Policy' content=\"{_CSP}\">"
                   f"<style>{_CSS}</style></head><body>")
         out.write(f"<h1>{_e(result.suite)} — run {_e(result.run_id)}</h1>")
         unmeasured = s.get("unmeasured", 0)
@@ -91,21 +139,49 @@ def write_html(result: Any, path: str | Path) -> None:
         out.write(f"<p>Started {_e(result.started_at)}. <b>{s['passed']}/{s['cases']} passed</b>, "
                   f"{s['failed']} failed, {s['errored']} errored, "
                   f"<span class='unmeasured'>{unmeasured} unmeasured</span>{allowed}.</p>")
-        out.write("<table><tr><th>metric</th><th>pass rate</th><th>passed</th><th>failed</th>"
+        chart = rate_chart([(name, *pass_counts(counts)) for name, counts in (s.get("metrics") or {}).items()],
+                           title="pass rate by metric, with Wilson 95 % intervals")
+        if chart:
+            out.write(f"<h2>Pass rate by metric (Wilson 95 % interval)</h2>{chart}")
+        out.write("<table id='metrics'><tr><th>metric</th><th>pass rate</th><th>passed</th><th>failed</th>"
                   "<th>not measured</th><th>errors</th></tr>")
-        for r in summary_rows(s):
+        for r in rows:
             out.write(f"<tr><td>{_e(r['metric'])}</td><td>{r['rate']}</td><td>{r['passed']}</td>"
                       f"<td>{r['failed']}</td><td>{r['not_measured']}</td><td>{r['error']}</td></tr>")
-        out.write("</table><table><tr><th>case</th><th>status</th><th>prompt</th><th>output</th>"
+        out.write("</table>")
+        _write_repeat(out, s)
+        out.write(_filter_form(metric_names, s["cases"]))
+        out.write("<table id='cases'><tr><th>case</th><th>status</th><th>prompt</th><th>output</th>"
                   "<th>latency ms</th><th>metrics</th></tr>")
         for case in result.iter_cases():
             rep = f" #{case['repeat']}" if case["repeat"] else ""
             metrics = "".join(
                 f"<div class='{_e(m['status'])}'>{_e(m['metric'])}: {_number(m['value'])} "
                 f"({_e(m['status'])}) {_e(m['error'] or m['reason'])}</div>" for m in case["metrics"])
+            failing = [m["metric"] for m in case["metrics"] if m["passed"] is False or m["status"] == "error"]
             error = f"<div class='errored'>{_e(case['error'])}</div>" if case["error"] else ""
-            out.write(f"<tr><td>{_e(case['id'])}{rep}</td><td class='{_e(case['status'])}'>{_e(case['status'])}</td>"
+            out.write(f"<tr class='case' data-status='{_e(case['status'])}' data-failing='{_e(failing)}'>"
+                      f"<td>{_e(case['id'])}{rep}</td><td class='{_e(case['status'])}'>{_e(case['status'])}</td>"
                       f"<td><pre>{_e(case['prompt'])}</pre>{_media(case)}</td>"
                       f"<td><pre>{_e(case['output'])}</pre>{error}</td>"
                       f"<td>{_number(case['latency_ms'])}</td><td>{metrics}</td></tr>")
-        out.write("</table></body></html>\n")
+        out.write(f"</table><script>{_SCRIPT}</script></body></html>\n")
+
+
+def _filter_form(metric_names: list[str], total: int) -> str:
+    statuses = "".join(f"<option value='{s}'>{s}</option>" for s in _CASE_STATUSES)
+    metrics = "".join(f"<option value='{_e(name)}'>{_e(name)}</option>" for name in metric_names)
+    return ("<form class='filters' id='filters'>"
+            f"<label>status<select name='status'><option value=''>any</option>{statuses}"
+            "<option value='unpassed'>not passed</option></select></label>"
+            f"<label>failing metric<select name='metric'><option value=''>any</option>{metrics}</select></label>"
+            "<label>search<input type='search' name='q' size='32'></label>"
+            f"<span><b id='shown'>{total}</b> of {total} cases shown</span></form>")
+
+
+def _write_repeat(out: Any, summary: dict[str, Any]) -> None:
+    repeat = summary.get("repeat")
+    if isinstance(repeat, dict) and "k" in repeat:
+        k = _e(repeat["k"])
+        out.write(f"<p>repeats k={k}: pass rate {_number(repeat.get('pass_rate'))}, "
+                  f"pass@{k} {_number(repeat.get('pass_at_k'))}, pass^{k} {_number(repeat.get('pass_hat_k'))}</p>")

@@ -35,8 +35,14 @@ def media_of_case(case: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _header(result: Any) -> dict[str, Any]:
-    return {"run_id": result.run_id, "suite": result.suite, "started_at": result.started_at,
-            "summary": result.summary}
+    header = {"run_id": result.run_id, "suite": result.suite, "started_at": result.started_at,
+              "summary": result.summary}
+    from agentunit.reporting.console import run_statistics
+
+    statistics = run_statistics(result)
+    if statistics:  # per-metric intervals; with --repeat, flakiness and agreement (docs/results.md)
+        header["statistics"] = statistics
+    return header
 
 
 def report_dict(result: Any) -> dict[str, Any]:

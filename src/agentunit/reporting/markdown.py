@@ -1,4 +1,5 @@
-"""Markdown report: summary, per-metric table, unpassed cases with reasons.
+"""Markdown report: summary, per-metric table (with the pass rate's Wilson interval and the mean
+score's bootstrap interval; with repeats, flaky cases and Krippendorff's α), unpassed cases with reasons.
 
 Values from the system under test or a data file (outputs, ids, reasons, errors, metric names) are
 made inert text that stays on its line and in its cell: line breaks of every kind (``\\r``, ``\\n``,
@@ -15,7 +16,14 @@ import string
 from pathlib import Path
 from typing import Any
 
-from agentunit.reporting.console import metric_lines, summary_rows, unmeasured_allowed
+from agentunit.reporting.console import (
+    interval_text,
+    metric_lines,
+    run_statistics,
+    score_text,
+    summary_rows,
+    unmeasured_allowed,
+)
 from agentunit.reporting.text import visible
 
 MAX_LISTED = 200
@@ -44,15 +52,19 @@ def write_markdown(result: Any, path: str | Path) -> None:
     lines = [f"# agentunit run `{result.run_id}` — {inert(result.suite)}", "",
              f"Started {result.started_at}. **{s['passed']}/{s['cases']} passed**, {s['failed']} failed, "
              f"{s['errored']} errored, {unmeasured} unmeasured{allowed}.", ""]
+    statistics = run_statistics(result)
     if "repeat" in s:
         r = s["repeat"]
         lines += [f"Repeats k={r['k']}: mean pass rate {r['pass_rate']:.3f}, pass@k {r['pass_at_k']:.3f}, "
                   f"pass^k {r['pass_hat_k']:.3f}.", ""]
-    lines += ["| metric | pass rate | passed | failed | not measured | errors | info |",
-              "|---|---|---|---|---|---|---|"]
+        lines += _repeat_lines(statistics)
+    lines += ["| metric | pass rate | passed | failed | not measured | errors | info | pass rate 95% CI |"
+              " mean score [95% CI] |", "|---|---|---|---|---|---|---|---|---|"]
     for row in summary_rows(s):
+        ci = interval_text(row["passed"], row["failed"])
+        score = score_text(statistics.get("metrics", {}).get(row["metric"]))
         lines.append(f"| {inert(row['metric'])} | {row['rate']} | {row['passed']} | {row['failed']} | "
-                     f"{row['not_measured']} | {row['error']} | {row['info']} |")
+                     f"{row['not_measured']} | {row['error']} | {row['info']} | {ci} | {score} |")
     lines += ["", "## Failed, errored and unmeasured cases", ""]
     listed = 0
     for case in result.store.iter_cases(result.run_id, only_unpassed=True, limit=MAX_LISTED):
@@ -68,3 +80,21 @@ def write_markdown(result: Any, path: str | Path) -> None:
         lines.append("None.")
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def _repeat_lines(statistics: dict[str, Any]) -> list[str]:
+    """Flaky cases (ids made inert) and Krippendorff's α per metric across the repeats."""
+    rep = statistics.get("repeat")
+    if not rep:
+        return []
+    lines = []
+    if rep["cases"]:
+        ids = ", ".join(inert(i) for i in rep["flaky"][:MAX_LISTED])
+        lines += [f"Flaky cases (verdict differs across repeats): {len(rep['flaky'])}/{rep['cases']} "
+                  f"({rep['rate']:.1%}){': ' + ids if ids else ''}.", ""]
+    parts = [f"{inert(name)} {'—' if a['alpha'] is None else format(a['alpha'], '.3f')}"
+             for name, a in rep["agreement"].items() if a["units"]]
+    if parts:
+        lines += ["Agreement across repeats (Krippendorff's α of the verdicts; — when every verdict is the same): "
+                  + " · ".join(parts) + ".", ""]
+    return lines

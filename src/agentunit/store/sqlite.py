@@ -486,6 +486,10 @@ class Store:
             del current["_key"]
             yield current
 
+    def metric_values(self, run_id: str) -> Iterator[tuple[str, int, str, str, float | None, bool | None]]:
+        """(case_id, repeat, metric, status, value, passed) per metric result, in suite order (statistics)."""
+        return metric_values(self.conn, run_id)
+
     def close(self) -> None:
         self.flush()
         self.conn.close()
@@ -511,3 +515,88 @@ def _as_int(value: Any) -> int:
         return int(value)
     except (TypeError, ValueError, OverflowError):
         return 0
+
+
+# -- reading runs back (``agentunit compare``, statistics, the viewer) ----------------------------------
+
+
+class UnknownRunError(AgentUnitError):
+    """A run name (id, ``latest``, ``latest~N``) that names no run in the database."""
+
+
+def connect_read_only(path: str | Path) -> sqlite3.Connection:
+    """Open an existing results database for reading only (nothing is created or upgraded).
+
+    Raises AgentUnitError when the file is missing or is not an agentunit results database.
+    """
+    if not Path(path).is_file():
+        raise AgentUnitError(f"no results database at {path} (run a suite first, or pass --db)")
+    try:
+        conn = sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False)
+        conn.execute("PRAGMA busy_timeout=5000")
+        tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    except sqlite3.DatabaseError as exc:
+        raise AgentUnitError(f"{path} is not a readable results database: {exc}") from None
+    if not {"runs", "case_results", "metric_results"} <= tables:
+        conn.close()
+        raise AgentUnitError(f"{path} is not an agentunit results database (no runs table)")
+    return conn
+
+
+def recent_runs(conn: sqlite3.Connection, limit: int | None = 10) -> list[dict[str, Any]]:
+    """Runs newest first (``started_at``, then insertion order): run_id, suite, started_at, status."""
+    sql = "SELECT run_id, suite, started_at, status FROM runs ORDER BY started_at DESC, rowid DESC"
+    rows = conn.execute(sql + (" LIMIT ?" if limit is not None else ""), (() if limit is None else (limit,)))
+    return [dict(zip(("run_id", "suite", "started_at", "status"), r, strict=True)) for r in rows]
+
+
+def resolve_run_id(conn: sqlite3.Connection, name: str) -> str:
+    """The run id a name stands for: an exact id, ``latest`` (newest run) or ``latest~N`` (the N-th
+    before it), or a unique prefix of an id. Raises UnknownRunError listing recent runs."""
+    text = name.strip()
+    if text == "latest" or text.startswith("latest~"):
+        back = text[len("latest~"):] if text != "latest" else "0"
+        if not back.isdigit():
+            raise UnknownRunError(f"bad run name {name!r}: use a run id, latest or latest~N (N ≥ 0)"
+                                  + _recent_text(conn))
+        row = conn.execute("SELECT run_id FROM runs ORDER BY started_at DESC, rowid DESC LIMIT 1 OFFSET ?",
+                           (int(back),)).fetchone()
+        if row is None:
+            total = conn.execute("SELECT COUNT(*) FROM runs").fetchone()[0]
+            raise UnknownRunError(f"no run {name!r}: the database holds {total} run(s)" + _recent_text(conn))
+        return str(row[0])
+    if conn.execute("SELECT 1 FROM runs WHERE run_id = ?", (text,)).fetchone():
+        return text
+    matches = [r[0] for r in conn.execute("SELECT run_id FROM runs WHERE substr(run_id, 1, ?) = ? LIMIT 2",
+                                          (len(text), text))] if text else []
+    if len(matches) == 1:
+        return str(matches[0])
+    why = "is the prefix of several runs" if matches else "names no run"
+    raise UnknownRunError(f"{name!r} {why}" + _recent_text(conn))
+
+
+def _recent_text(conn: sqlite3.Connection) -> str:
+    runs = recent_runs(conn, 10)
+    if not runs:
+        return "; the database has no runs yet"
+    lines = [f"  {'latest' if i == 0 else f'latest~{i}':<9} {r['run_id']}  {r['started_at']}  {r['status']:<11}"
+             f" {r['suite']}" for i, r in enumerate(runs)]
+    return "; recent runs:\n" + "\n".join(lines)
+
+
+def case_verdicts(conn: sqlite3.Connection, run_id: str) -> list[tuple[str, int, str, bool, float | None]]:
+    """(case_id, repeat, status, passed, score) per case and attempt, in suite order."""
+    rows = conn.execute("SELECT case_id, repeat, status, passed, score FROM case_results WHERE run_id = ?"
+                        " ORDER BY seq, repeat", (run_id,))
+    return [(c, r, s, bool(p), v) for c, r, s, p, v in rows]
+
+
+def metric_values(conn: sqlite3.Connection, run_id: str
+                  ) -> Iterator[tuple[str, int, str, str, float | None, bool | None]]:
+    """(case_id, repeat, metric, status, value, passed) per metric result, in suite and metric order."""
+    rows = conn.execute(
+        "SELECT m.case_id, m.repeat, m.metric, m.status, m.value, m.passed FROM metric_results m"
+        " JOIN case_results c ON c.run_id = m.run_id AND c.case_id = m.case_id AND c.repeat = m.repeat"
+        " WHERE m.run_id = ? ORDER BY c.seq, m.repeat, m.position", (run_id,))
+    for case_id, repeat, metric, status, value, passed in rows:
+        yield case_id, repeat, metric, status, value, None if passed is None else bool(passed)

@@ -1,0 +1,137 @@
+"""Per-metric statistics of one run, as the reports show them: pass rate with a Wilson interval,
+mean score with a bootstrap interval; with repeats, flakiness and agreement across repeats."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+
+from agentunit.stats.agreement import flakiness, krippendorff_alpha
+from agentunit.stats.intervals import bootstrap_mean_interval, wilson_interval
+
+# A metric result as the statistics read it: (case_id, repeat, metric, status, value, passed).
+MetricRow = tuple[str, int, str, str, "float | None", "bool | None"]
+# Statuses whose ``passed`` is a verdict ("" for rows that carry no status: their ``passed`` decides).
+_VERDICT_STATUSES = ("passed", "failed", "")
+
+
+def metric_summary(results: Any, confidence: float = 0.95) -> dict[str, dict[str, Any]]:
+    """Per metric (first-seen order): ``{"n", "passed", "pass_rate", "ci", "mean_score", "score_ci",
+    "score_n", "confidence"}``.
+
+    ``n``/``passed`` count results with a verdict (status passed or failed); ``pass_rate`` = passed/n
+    with its Wilson interval ``ci`` ([lo, hi]); ``mean_score`` = Σv/m over the m (``score_n``) finite
+    values with its percentile bootstrap interval ``score_ci`` (seed 0, 2000 resamples). Rates and
+    intervals are None when there is nothing to measure them on. ``results``: a run result (anything with ``store`` and
+    ``run_id``), case dicts (``iter_cases()``: each with ``metrics``), metric result dicts (with
+    ``metric``, ``passed``, ``value``), or ``(case_id, repeat, metric, status, value, passed)`` rows.
+    """
+    tallies: dict[str, list[Any]] = {}
+    for _case, _repeat, name, status, value, passed in metric_rows(results):
+        tally = tallies.setdefault(name, [0, 0, []])
+        if passed is not None and status in _VERDICT_STATUSES:
+            tally[0] += 1
+            tally[1] += bool(passed)
+        if value is not None and math.isfinite(value):
+            tally[2].append(float(value))
+    out: dict[str, dict[str, Any]] = {}
+    for name, (n, passed, values) in tallies.items():
+        out[name] = {
+            "n": n, "passed": passed, "pass_rate": passed / n if n else None,
+            "ci": list(wilson_interval(passed, n, confidence)) if n else None,
+            "mean_score": math.fsum(values) / len(values) if values else None,
+            "score_ci": list(bootstrap_mean_interval(values, confidence)) if values else None,
+            "score_n": len(values), "confidence": confidence}
+    return out
+
+
+def repeat_statistics(results: Any, per_case: Iterable[Mapping[str, Any]] | None = None) -> dict[str, Any]:
+    """Statistics of a repeated run: flakiness (``flaky`` case ids, ``cases`` repeated, ``rate``) and,
+    per metric, Krippendorff's α across the repeats: ``agreement[metric] = {"alpha": α of the
+    verdicts (nominal), "alpha_score": α of the values (interval), "units": cases with ≥ 2 verdicts}``
+    (α None when undefined: every verdict the same, nothing to disagree on).
+
+    ``per_case``: the summary's ``repeat.cases`` when at hand (else counted from the case verdicts).
+    """
+    if getattr(results, "store", None) is None and not isinstance(results, list):
+        results = list(results)  # read twice below
+    rows = list(metric_rows(results))
+    if per_case is None:
+        per_case = _per_case_counts(results)
+    verdict_units: dict[str, dict[tuple[str, int], list[Any]]] = {}
+    value_units: dict[str, dict[tuple[str, int], list[Any]]] = {}
+    occurrence: dict[tuple[str, int, str], int] = {}
+    for case_id, repeat, name, status, value, passed in rows:
+        passed = passed if status in _VERDICT_STATUSES else None
+        index = occurrence.get((case_id, repeat, name), 0)  # the same metric twice in a case: two units
+        occurrence[(case_id, repeat, name)] = index + 1
+        unit = (case_id, index)
+        verdict_units.setdefault(name, {}).setdefault(unit, []).append(passed)
+        finite = value is not None and math.isfinite(value)
+        value_units.setdefault(name, {}).setdefault(unit, []).append(float(value) if finite else None)
+    agreement = {}
+    for name, units in verdict_units.items():
+        agreement[name] = {
+            "alpha": krippendorff_alpha(units.values(), "nominal"),
+            "alpha_score": krippendorff_alpha(value_units[name].values(), "interval"),
+            "units": sum(1 for u in units.values() if sum(v is not None for v in u) >= 2)}
+    return {**flakiness(per_case), "agreement": agreement}
+
+
+def metric_rows(results: Any) -> Iterator[tuple[str, int, str, str, float | None, bool | None]]:
+    """The metric results of ``results`` (see ``metric_summary``) as (case_id, repeat, metric,
+    status, value, passed); results without a metric name are skipped."""
+    store, run_id = getattr(results, "store", None), getattr(results, "run_id", None)
+    if store is not None and run_id is not None and hasattr(store, "metric_values"):
+        source: Iterable[Any] = store.metric_values(run_id)
+    else:
+        source = results
+    for item in source:
+        if isinstance(item, Mapping) and "metrics" in item:
+            for m in item["metrics"]:
+                row = _from_dict(m, item.get("id", ""), item.get("repeat", 0))
+                if row is not None:
+                    yield row
+        elif isinstance(item, Mapping):
+            row = _from_dict(item, item.get("id", item.get("case_id", "")), item.get("repeat", 0))
+            if row is not None:
+                yield row
+        else:
+            case_id, repeat, name, status, value, passed = item
+            if name is not None:
+                yield case_id, repeat, name, status, _number(value), None if passed is None else bool(passed)
+
+
+def _from_dict(m: Mapping[str, Any], case_id: Any, repeat: Any) -> tuple[str, int, str, str, float | None,
+                                                                          bool | None] | None:
+    name = m.get("metric", m.get("name"))
+    if name is None:
+        return None
+    passed = m.get("passed")
+    return (str(case_id), int(repeat or 0), str(name), str(m.get("status", "")), _number(m.get("value")),
+            None if passed is None else bool(passed))
+
+
+def _number(value: Any) -> float | None:
+    if value is None:
+        return None
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return None
+    return number if math.isfinite(number) else None
+
+
+def _per_case_counts(results: Any) -> list[dict[str, Any]]:
+    """Per case ``{"id", "attempts", "passes"}`` from the store (or from case dicts)."""
+    store, run_id = getattr(results, "store", None), getattr(results, "run_id", None)
+    if store is not None and run_id is not None and hasattr(store, "repeat_counts"):
+        return [{"id": c, "attempts": n, "passes": p} for c, n, p in store.repeat_counts(run_id)]
+    counts: dict[str, list[int]] = {}
+    for item in results if not hasattr(results, "iter_cases") else results.iter_cases():
+        if isinstance(item, Mapping) and "passed" in item and "metrics" in item:
+            tally = counts.setdefault(str(item["id"]), [0, 0])
+            tally[0] += 1
+            tally[1] += bool(item["passed"])
+    return [{"id": c, "attempts": n, "passes": p} for c, (n, p) in counts.items()]
