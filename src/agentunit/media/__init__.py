@@ -9,7 +9,7 @@ the bytes. The http and command targets' templates take them with ``{{ image | d
 (agentunit.media.templates). See docs/media.md.
 """
 
-from agentunit.media.access import media_of, media_records, media_refs
+from agentunit.media.access import load_ref, media_of, media_records, media_refs
 from agentunit.media.fields import case_refs, reference_shape
 from agentunit.media.model import (
     DEFAULT_MAX_BYTES,
@@ -31,6 +31,6 @@ from agentunit.media.sniff import Sniffed, sniff
 __all__ = [
     "DEFAULT_MAX_BYTES", "DEFAULT_TIMEOUT_S", "KINDS", "Media", "MediaError", "MediaLimits", "MediaRef", "Sniffed",
     "cache_dir", "case_refs", "check_reference", "current_limits", "describe_reference", "is_remote", "load_media",
-    "media_of", "media_records", "media_refs", "output_media", "reference_shape", "reset_limits", "shorten", "sniff",
-    "use_limits",
+    "load_ref", "media_of", "media_records", "media_refs", "output_media", "reference_shape", "reset_limits",
+    "shorten", "sniff", "use_limits",
 ]

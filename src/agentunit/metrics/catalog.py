@@ -27,3 +27,4 @@ from agentunit.multiagent import metrics as _multiagent  # noqa: F401
 from agentunit.multimodal import metrics as _multimodal  # noqa: F401
 from agentunit.privacy import metrics as _privacy  # noqa: F401
 from agentunit.sustainability import metrics as _sustainability  # noqa: F401
+from agentunit.video import metrics as _video  # noqa: F401

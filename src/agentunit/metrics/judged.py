@@ -104,7 +104,8 @@ def _require_text(metric: Metric, what: str) -> None:
         raise MetricConfigError(f"{metric.name} value ({what}) is empty: the judge would have nothing to check")
 
 
-def _question(case, outcome) -> str | None:
+def question_of(case, outcome) -> str | None:
+    """The question a case asks: the reply's ``trusys.query``, else the case's prompt; None when blank."""
     query = outcome.query or case.query
     return query if query else None
 
@@ -142,7 +143,7 @@ class LlmRubric(JudgedMetric):
 
     async def evaluate_async(self, case, trace, outcome) -> MetricResult:
         rubric, output = str(self.expected(case)), outcome.output
-        question = _question(case, outcome)
+        question = question_of(case, outcome)
         criteria = rubric_rules.split_criteria(rubric) if self._exact else [rubric]
         decided = [await self._criterion(c, question, output) for c in criteria]
         worst = min(decided, key=lambda d: d["score"])
@@ -257,7 +258,7 @@ class Factuality(JudgedMetric):
         return await pass_fail(FACT_SYSTEM, user)
 
     async def evaluate_async(self, case, trace, outcome) -> MetricResult:
-        question = _question(case, outcome) or "(not given)"
+        question = question_of(case, outcome) or "(not given)"
         reference, answer = str(self.expected(case)), outcome.output
         decisions = {"consistent": await self._decide(FACT_CONSISTENT, reference, answer, question)}
         judged_consistent = decisions["consistent"].probabilities["PASS"]
@@ -335,7 +336,7 @@ class GEval(JudgedMetric):
         return steps or [criteria], {"usage": usage, "cached": cached}
 
     async def evaluate_async(self, case, trace, outcome) -> MetricResult:
-        return await self.score_text(str(self.expected(case)), _question(case, outcome), outcome.output)
+        return await self.score_text(str(self.expected(case)), question_of(case, outcome), outcome.output)
 
     async def score_text(self, criteria: str, question: str | None, response: str) -> MetricResult:
         steps, step_info = await self._steps(criteria)

@@ -26,10 +26,27 @@ from agentunit.metrics.judged import JudgedMetric
 from agentunit.metrics.registry import register
 from agentunit.multimodal import evidence as ev
 
-__all__ = ["CrossModalGroundingMetric", "ImageCaptionAccuracyMetric", "ImageHelpfulnessMetric",
-           "MultimodalCoherenceMetric", "MultimodalContextualRecallMetric",
-           "MultimodalContextualRelevancyMetric", "check_claims", "content_words", "covered_words", "extract_claims",
-           "keyword_f1"]
+__all__ = [
+    "NO_SCENE_EVIDENCE",
+    "ClipModel",
+    "CrossModalGroundingMetric",
+    "ImageCaptionAccuracyMetric",
+    "ImageHelpfulnessMetric",
+    "ImageMetric",
+    "MultimodalCoherenceMetric",
+    "MultimodalContextualRecallMetric",
+    "MultimodalContextualRelevancyMetric",
+    "check_claims",
+    "clip_model_at",
+    "content_words",
+    "covered_words",
+    "data_uri",
+    "described_text",
+    "extract_claims",
+    "keyword_f1",
+    "vision_judge",
+    "vision_pass",
+]
 
 NO_SCENE_EVIDENCE = ("configure a vision judge (judge: {provider: openai, vision: true, model: …, base_url: …}) "
                      "or a CLIP model (config.clip_model: path/to/clip.onnx)")
@@ -93,7 +110,8 @@ def data_uri(medium: Any) -> str:
     return f"data:{medium.mime};base64,{base64.b64encode(medium.data).decode('ascii')}"
 
 
-def _vision_judge() -> Any:
+def vision_judge() -> Any:
+    """The suite's judge service when it is a vision model (``provider: openai`` with ``vision: true``), else None."""
     from agentunit.judges.service import current_judge
 
     service = current_judge()
@@ -101,7 +119,8 @@ def _vision_judge() -> Any:
     return service if config.get("provider") == "openai" and config.get("vision") is True else None
 
 
-async def _vision_pass(service: Any, system: str, user: str, images: list[Any]) -> float:
+async def vision_pass(service: Any, system: str, user: str, images: list[Any]) -> float:
+    """P(PASS) of one PASS/FAIL decision of the vision judge, the images sent as ``image_url`` parts."""
     request = JudgeRequest((("system", system), ("user", user)), options=("PASS", "FAIL"),
                            images=tuple(data_uri(m) for m in images))
     decision = await service.decide(request)
@@ -297,13 +316,14 @@ class ClipModel:
         return float((a * b).sum())
 
 
-def _clip(path: str) -> ClipModel:
+def clip_model_at(path: str) -> ClipModel:
+    """The CLIP model at ``path``, loaded once per process."""
     if path not in _CLIPS:
         _CLIPS[path] = ClipModel(path)
     return _CLIPS[path]
 
 
-class _ImageMetric(JudgedMetric):
+class ImageMetric(JudgedMetric):
     """Shared config: ``clip_model`` (path to an ONNX CLIP), ``clip_threshold`` (cosine counted as a
     match, 0.25)."""
 
@@ -382,7 +402,7 @@ GROUNDING_USER = ("Text: {text}\n\nLook at the image. If everything the text sta
 
 @register("cross_modal_grounding", family="multimodal", aliases=("cross-modal-grounding",), threshold=0.5,
           model="judge", example="{metric: cross_modal_grounding}")
-class CrossModalGroundingMetric(_ImageMetric):
+class CrossModalGroundingMetric(ImageMetric):
     """Is the text output grounded in the case's (or the reply's) image?
 
     Evidence, first available: CLIP (``config.clip_model``): cosine of text and image embeddings, the
@@ -407,15 +427,15 @@ class CrossModalGroundingMetric(_ImageMetric):
     async def _grounding(self, text: str, images: list[Any]) -> MetricResult:
         clip = self.config.get("clip_model")
         if clip:
-            model = await asyncio.to_thread(_clip, clip)
+            model = await asyncio.to_thread(clip_model_at, clip)
             cosines = [await asyncio.to_thread(model.similarity, text, m) for m in images]
             best = max(cosines)
             return self.result(min(1.0, max(0.0, best / self.clip_threshold)),
                                reason=f"CLIP cosine {best:.3f} (match at ≥ {self.clip_threshold})",
                                detail={"evidence": "clip", "cosines": cosines, "clip_threshold": self.clip_threshold})
-        service = _vision_judge()
+        service = vision_judge()
         if service is not None:
-            p = await _vision_pass(service, GROUNDING_SYSTEM, GROUNDING_USER.format(text=text), images)
+            p = await vision_pass(service, GROUNDING_SYSTEM, GROUNDING_USER.format(text=text), images)
             return self.result(p, reason=f"vision judge P(grounded) {p:.3f}",
                                detail={"evidence": "vision_judge", "images": len(images)})
         missing = self._no_pillow()
@@ -467,7 +487,7 @@ IMAGE_USEFUL = ("Question: {question}\n\nLook at the image. If it contains infor
 @register("multimodal-contextual-relevancy", family="multimodal", aliases=("multimodal_contextual_relevancy",),
           needs=("output", "query"), threshold=0.5, model="judge",
           example="{metric: multimodal-contextual-relevancy}")
-class MultimodalContextualRelevancyMetric(_ImageMetric):
+class MultimodalContextualRelevancyMetric(ImageMetric):
     """Share of the retrieved context — text passages and images (``trusys.context`` items ``{image: …}``,
     or the case's images when there is no retrieved image) — that holds information needed to answer the
     query. A text passage and an image's OCR text go to the judge ("does it help answer the question?");
@@ -483,12 +503,12 @@ class MultimodalContextualRelevancyMetric(_ImageMetric):
         images = _images(case, outcome, ("context",)) or _images(case, outcome, ("input",))
         if not passages and not images:
             return self.not_measured("no context (text in trusys.context, images as {image: …} items)")
-        service = _vision_judge()
+        service = vision_judge()
         items: list[dict[str, Any]] = []
         unreadable = []
         for medium in images:
             if service is not None:
-                p = await _vision_pass(service, "You judge whether an image helps answer a question. "
+                p = await vision_pass(service, "You judge whether an image helps answer a question. "
                                        "Reply PASS or FAIL.", IMAGE_USEFUL.format(question=question), [medium])
                 items.append({"image": medium.sha256[:12], "relevant": round(p, 4), "evidence": "vision_judge"})
                 continue
@@ -516,7 +536,7 @@ RECALL_IMAGE = ("Statement: {claim}\n\nLook at the image(s) and the text context
 @register("multimodal-contextual-recall", family="multimodal", aliases=("multimodal_contextual_recall",),
           needs=("output", "expected_output"), value="optional", threshold=0.5, model="judge",
           example="{metric: multimodal-contextual-recall, value: \"Revenue grew 12% in 2024.\"}")
-class MultimodalContextualRecallMetric(_ImageMetric):
+class MultimodalContextualRecallMetric(ImageMetric):
     """Share of the expected answer's sentences that the retrieved context — text and images — supports.
     With a vision judge each sentence is asked against the images and the text together; otherwise the
     images' OCR text joins the text passages and each sentence is checked as the ``context-recall``
@@ -533,11 +553,11 @@ class MultimodalContextualRecallMetric(_ImageMetric):
         images = _images(case, outcome, ("context",)) or _images(case, outcome, ("input",))
         if not passages and not images:
             return self.not_measured("no context (text in trusys.context, images as {image: …} items)")
-        service = _vision_judge()
+        service = vision_judge()
         if service is not None and images:
             parts = []
             for claim in claims:
-                p = await _vision_pass(service, "You check statements against retrieved context. Reply PASS or FAIL.",
+                p = await vision_pass(service, "You check statements against retrieved context. Reply PASS or FAIL.",
                                        RECALL_IMAGE.format(claim=claim, context="\n".join(passages) or "(none)"),
                                        images)
                 parts.append({"claim": claim, "support": round(p, 4)})
@@ -567,7 +587,7 @@ HELPFUL_USER = ("{goal}\n\nLook at the image(s) given with this answer. If they 
 
 @register("image-helpfulness", family="multimodal", aliases=("image_helpfulness",), threshold=0.5, model="judge",
           example="{metric: image-helpfulness}")
-class ImageHelpfulnessMetric(_ImageMetric):
+class ImageHelpfulnessMetric(ImageMetric):
     """Do the images of the reply (``trusys.image(s)``; the case's images when the reply has none) help the
     user with the answer? CLIP (``config.clip_model``): cosine of the query + answer with the best image,
     scored as ``cross_modal_grounding`` does; the vision judge: P(PASS); else the images' OCR text goes to
@@ -584,16 +604,16 @@ class ImageHelpfulnessMetric(_ImageMetric):
         goal = (f"Question: {question}\n" if question else "") + f"Answer: {outcome.output}"
         clip = self.config.get("clip_model")
         if clip:
-            model = await asyncio.to_thread(_clip, clip)
+            model = await asyncio.to_thread(clip_model_at, clip)
             text = f"{question or ''} {outcome.output}".strip()
             cosines = [await asyncio.to_thread(model.similarity, text, m) for m in images]
             best = max(cosines)
             return self.result(min(1.0, max(0.0, best / self.clip_threshold)),
                                reason=f"CLIP cosine {best:.3f} (match at ≥ {self.clip_threshold})",
                                detail={"evidence": "clip", "cosines": cosines})
-        service = _vision_judge()
+        service = vision_judge()
         if service is not None:
-            p = await _vision_pass(service, "You judge whether images help a user. Reply PASS or FAIL.",
+            p = await vision_pass(service, "You judge whether images help a user. Reply PASS or FAIL.",
                                    HELPFUL_USER.format(goal=goal), images)
             return self.result(p, reason=f"vision judge P(helpful) {p:.3f}",
                                detail={"evidence": "vision_judge", "images": len(images)})
@@ -622,7 +642,7 @@ COVERAGE_USER = ("Text: {text}\n\nLook at the image(s). If the text covers what 
 
 @register("multimodal_coherence", family="multimodal", aliases=("multimodal-coherence",), threshold=0.5,
           model="judge", example="{metric: multimodal_coherence}")
-class MultimodalCoherenceMetric(_ImageMetric):
+class MultimodalCoherenceMetric(ImageMetric):
     """How well the text output and the image(s) of the case or reply fit together:
     0.6 × coverage + 0.4 × coherence. With a vision judge: coverage = P(the text covers what the image
     shows), coherence = P(nothing the text says contradicts the image) — two decisions. Offline:
@@ -641,10 +661,10 @@ class MultimodalCoherenceMetric(_ImageMetric):
         return self._marked(await self._coherence(text, images), case, outcome)
 
     async def _coherence(self, text: str, images: list[Any]) -> MetricResult:
-        service = _vision_judge()
+        service = vision_judge()
         if service is not None:
-            coverage = await _vision_pass(service, GROUNDING_SYSTEM, COVERAGE_USER.format(text=text), images)
-            coherence = await _vision_pass(service, GROUNDING_SYSTEM, GROUNDING_USER.format(text=text), images)
+            coverage = await vision_pass(service, GROUNDING_SYSTEM, COVERAGE_USER.format(text=text), images)
+            coherence = await vision_pass(service, GROUNDING_SYSTEM, GROUNDING_USER.format(text=text), images)
             detail: dict[str, Any] = {"evidence": "vision_judge"}
         else:
             missing = self._no_pillow() or (self.not_measured(_unreadable(images, "of the case"))
