@@ -13,10 +13,16 @@ Parts (all by default; ``--part=timing|labelled|asr|language`` runs one; asr run
   that differ only in how a sentence is matched to the statement: the normalised statement as a substring,
   and word overlap (share of the statement's words in the sentence). Thresholds are calibrated on the
   tune split (a grid, best accuracy over both sets) and reported on the test split.
+- conversation: audio-conversation-coherence, audio-false-intent-identification and audio-sentiment on their
+  labelled transcripts (tests/data/audio/coherence.jsonl, intent.jsonl, sentiment.jsonl): the variants
+  compared on the tune split (judge wordings, judge vs MiniLM, thresholds), the chosen one on test, next to
+  word-overlap / lexicon baselines tuned the same way; seconds and judge calls per case.
 - asr: seconds per minute of audio with speech recognition (faster-whisper; needs `agentunit models
   install asr asr-tiny-en`), and the word error rate of the recognised calls against the scripts.
 - language: seconds per minute and per turn of audio-language (Whisper's language ID per turn).
-Usage: python bench/audio.py [REPEATS] [--part=timing|labelled|asr|language]
+Usage: python bench/audio.py [REPEATS] [--part=timing|labelled|conversation|asr|language]
+       [--metric=coherence|intent|sentiment] [--whole] (conversation: one metric; coherence's whole-call
+       method too)
 """
 
 from __future__ import annotations
@@ -200,6 +206,211 @@ def _check_with(name, row, chosen):
     return _check(metric, row)
 
 
+def _reply(row: dict) -> dict:
+    return {"output": "", "trusys": {"transcript": row["transcript"], **({"tool_calls": row["tool_calls"]}
+                                                                          if row.get("tool_calls") else {})}}
+
+
+class _Clock:
+    """Seconds and judge calls (not cache hits) of the work inside ``with clock:`` blocks, summed."""
+
+    def __init__(self):
+        self.seconds, self.calls, self.cases = 0.0, 0, 0
+
+    def __enter__(self):
+        from agentunit.judges.service import current_judge
+
+        self._stats = current_judge().stats
+        self._calls, self._start = self._stats.calls, time.perf_counter()
+        return self
+
+    def __exit__(self, *exc):
+        self.seconds += time.perf_counter() - self._start
+        self.calls += self._stats.calls - self._calls
+        self.cases += 1
+
+    def line(self) -> str:
+        cases = max(self.cases, 1)
+        return f"{self.seconds / cases:.2f} s and {self.calls / cases:.2f} judge calls per case"
+
+
+def _decide(request) -> dict:
+    import asyncio
+
+    from agentunit.judges.service import current_judge
+
+    async def once():
+        try:
+            return await current_judge().decide(request)
+        finally:
+            await current_judge().aclose()
+
+    return asyncio.run(once()).probabilities
+
+
+def _acc(pairs) -> float:
+    pairs = list(pairs)
+    return sum(a == b for a, b in pairs) / len(pairs)
+
+
+def _best_threshold(scores: list[float], labels: list[bool], grid) -> float:
+    """The threshold with the best tune accuracy; ties: the middle one."""
+    scored = [(sum((s >= t) == y for s, y in zip(scores, labels, strict=True)), t) for t in grid]
+    top = max(a for a, _ in scored)
+    tied = [t for a, t in scored if a == top]
+    return tied[len(tied) // 2]
+
+
+def _overlap(words: set[str], text: str) -> float:
+    from agentunit.audio.statements import content_words
+
+    return len(words & content_words(text)) / len(words) if words else 0.0
+
+
+GRID = [round(0.05 * i, 2) for i in range(21)]
+
+
+def coherence() -> None:
+    from agentunit.audio import metrics as audio_metrics
+    from agentunit.audio.conversation import dialogue
+    from agentunit.audio.statements import app_transcript, content_words
+
+    rows = _rows("coherence")
+    clock = _Clock()
+    ours, whole, overlap = {}, {}, {}
+    for row in rows:
+        with clock:
+            result = check(_reply(row), "audio-conversation-coherence")
+        ours[row["id"]] = result.value
+        transcript = app_transcript(type("O", (), {"metadata": {"transcript": row["transcript"]}})(), None)
+        if row["split"] == "tune" and "--whole" in sys.argv:  # one question over the whole call, on tune only
+            whole[row["id"]] = _decide(audio_metrics.coherence_request(dialogue(transcript)))["yes"]
+        heard, shares = set(), []
+        for segment in transcript.segments:
+            words = content_words(segment["text"])
+            if segment["speaker"] == "agent" and heard and words:
+                shares.append(len(words & heard) / len(words))
+            heard |= words
+        overlap[row["id"]] = sum(shares) / len(shares) if shares else 0.0
+    tune = [r for r in rows if r["split"] == "tune"]
+    labels = [r["label"] for r in tune]
+    at = _best_threshold([overlap[r["id"]] for r in tune], labels, GRID)
+    print(f"audio-conversation-coherence: tune {len(tune)} rows; per-turn decisions (ours) ≥ 0.5: "
+          f"{_acc((ours[r['id']] >= 0.5, r['label']) for r in tune):.1%} (best threshold "
+          f"{_best_threshold([ours[r['id']] for r in tune], labels, GRID)}); word overlap threshold {at}")
+    if whole:
+        whole_at = _best_threshold([whole[r["id"]] for r in tune], labels, GRID)
+        print(f"  one question over the whole call (config.method: whole), tune: P(yes) ≥ 0.5: "
+              f"{_acc((whole[r['id']] >= 0.5, r['label']) for r in tune):.1%}, at its best threshold {whole_at}: "
+              f"{_acc((whole[r['id']] >= whole_at, r['label']) for r in tune):.1%} (P(yes) "
+              f"{min(whole.values()):.2f}–{max(whole.values()):.2f})")
+    _report("audio-conversation-coherence", rows, lambda r: ours[r["id"]] >= 0.5,
+            {"word overlap": lambda r: overlap[r["id"]] >= at, "always coherent": lambda r: True})
+    by_kind = {}
+    for r in rows:
+        if r["split"] == "test":
+            by_kind.setdefault(r["kind"], []).append((ours[r["id"]] >= 0.5) == r["label"])
+    print("  test by kind: " + ", ".join(f"{k} {sum(v)}/{len(v)}" for k, v in by_kind.items()))
+    print(f"  {clock.line()}")
+
+
+def _report(name: str, rows: list[dict], ours, baselines: dict, label=lambda r: r["label"]) -> None:
+    print(f"{name:36} {'split':6} {'rows':>5} {'pos':>4} {'ours':>6} " + " ".join(f"{b:>16}" for b in baselines))
+    for split in ("tune", "test"):
+        chosen = [r for r in rows if r["split"] == split]
+        positives = sum(bool(label(r)) is True for r in chosen) if isinstance(label(chosen[0]), bool) else "-"
+        print(f"{'':36} {split:6} {len(chosen):5d} {positives!s:>4} {_acc((ours(r), label(r)) for r in chosen):6.1%} "
+              + " ".join(f"{_acc((b(r), label(r)) for r in chosen):16.1%}" for b in baselines.values()))
+        wrong = [r["id"] for r in chosen if ours(r) != label(r)]
+        print(f"{'':36} {split} wrong: {', '.join(wrong) or 'none'}")
+
+
+def intent() -> None:
+    rows = _rows("intent")
+    clock = _Clock()
+    judged, similar, overlap = {}, {}, {}
+    from agentunit.audio.statements import content_words
+
+    for row in rows:
+        with clock:
+            detail = check(_reply(row), "audio-false-intent-identification").detail  # the default: MiniLM
+        similar[row["id"]] = detail["similarity"]
+        judged[row["id"]] = check(_reply(row), {"metric": "audio-false-intent-identification",
+                                                "config": {"method": "judge"}}).value
+        overlap[row["id"]] = _overlap(content_words(detail["caller_intent"]),
+                                      " ".join(detail["agent_actions"] + detail["tool_calls"]))
+    tune = [r for r in rows if r["split"] == "tune"]
+    labels = [r["label"] for r in tune]
+    sim_at = _best_threshold([similar[r["id"]] for r in tune], labels, GRID)
+    over_at = _best_threshold([overlap[r["id"]] for r in tune], labels, GRID)
+    judge_at = _best_threshold([judged[r["id"]] for r in tune], labels, GRID)
+    print(f"audio-false-intent-identification: tune {len(tune)} rows; judge P(yes) ≥ 0.5: "
+          f"{_acc((judged[r['id']] >= 0.5, r['label']) for r in tune):.1%} (best threshold {judge_at}); MiniLM "
+          f"similarity ≥ {sim_at} (best on tune): {_acc((similar[r['id']] >= sim_at, r['label']) for r in tune):.1%}; "
+          f"both: {_acc((judged[r['id']] >= 0.5 and similar[r['id']] >= sim_at, r['label']) for r in tune):.1%}; "
+          f"word overlap ≥ {over_at}")
+    _report("audio-false-intent-identification", rows, lambda r: similar[r["id"]] >= sim_at,
+            {"judge P(yes) ≥ 0.5": lambda r: judged[r["id"]] >= 0.5,
+             "judge and MiniLM": lambda r: judged[r["id"]] >= 0.5 and similar[r["id"]] >= sim_at,
+             f"word overlap ≥ {over_at}": lambda r: overlap[r["id"]] >= over_at})
+    by_kind = {}
+    for r in rows:
+        if r["split"] == "test":
+            by_kind.setdefault(r["kind"], []).append(((similar[r["id"]] >= sim_at) == r["label"],
+                                                      (judged[r["id"]] >= 0.5) == r["label"]))
+    print("  test by kind (MiniLM / judge): " + ", ".join(
+        f"{k} {sum(a for a, _ in v)}/{sum(b for _, b in v)} of {len(v)}" for k, v in by_kind.items()))
+    print(f"  ours (MiniLM, the default): {clock.line()}")
+
+
+POSITIVE_WORDS = set("""great brilliant thanks thank helpful happy pleased wonderful lovely perfect excellent amazing
+fantastic delighted love good relieved appreciate star excited best quick easy recommend""".split())
+NEGATIVE_WORDS = set("""problem fed furious ridiculous disgusted frustrated angry unhappy unacceptable terrible worst
+nightmare upset stressed rude waste disappointed complaint lied broken not nothing never don't doesn't isn't
+cancelling losing""".split())
+
+
+def _lexicon(text: str) -> str:
+    from agentunit.audio.transcription import normalise
+
+    words = normalise(text).split()
+    pos, neg = sum(w in POSITIVE_WORDS for w in words), sum(w in NEGATIVE_WORDS for w in words)
+    return "positive" if pos > neg else "negative" if neg > pos else "neutral"
+
+
+def sentiment() -> None:
+    rows = _rows("sentiment")
+    clock = _Clock()
+    judged, embedded, lexicon = {}, {}, {}
+    for row in rows:
+        spec = {"metric": "audio-sentiment", "value": row["sentiment"]}
+        with clock:
+            judged[row["id"]] = check(_reply(row), spec).detail["sentiment"]
+        embedded[row["id"]] = check(_reply(row), {**spec, "config": {"method": "embedding"}}).detail["sentiment"]
+        lexicon[row["id"]] = _lexicon(" ".join(s["text"] for s in row["transcript"] if s["speaker"] == "customer"))
+    print("audio-sentiment (3 classes; accuracy = the predicted sentiment is the label):")
+    _report("audio-sentiment", rows, lambda r: judged[r["id"]],
+            {"MiniLM descriptions": lambda r: embedded[r["id"]], "word lexicon": lambda r: lexicon[r["id"]]},
+            label=lambda r: r["sentiment"])
+    for split in ("tune", "test"):
+        by_kind = {}
+        for r in rows:
+            if r["split"] == split:
+                by_kind.setdefault(r["kind"], []).append(
+                    (judged[r["id"]] == r["sentiment"], embedded[r["id"]] == r["sentiment"]))
+        print(f"  {split} by kind (judge / MiniLM): " + ", ".join(
+            f"{k} {sum(a for a, _ in v)}/{sum(b for _, b in v)} of {len(v)}" for k, v in by_kind.items()))
+    print(f"  {clock.line()} (judge)")
+
+
+def conversation() -> None:
+    only = next((a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--metric=")), None)
+    for name, run in (("coherence", coherence), ("intent", intent), ("sentiment", sentiment)):
+        if only in (None, name):
+            run()
+            sys.stdout.flush()
+
+
 def _script_text(scene) -> str:
     """What the call's lines say, in start order (a line cut short still counts whole: WER is pessimistic)."""
     build = importlib.util.spec_from_file_location("audio_build", DATA.parent / "build.py")
@@ -260,7 +471,7 @@ def language(repeats: int) -> None:
 
 
 def main() -> None:
-    args = [a for a in sys.argv[1:] if not a.startswith("--part")]
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
     part = next((a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--part=")), "all")
     repeats = int(args[0]) if args else 3
     if part in ("all", "timing"):
@@ -268,6 +479,8 @@ def main() -> None:
     if part in ("all", "labelled"):
         labelled()
         categories()
+    if part in ("all", "conversation"):
+        conversation()
     if part in ("all", "asr"):
         asr(min(repeats, 2))
     if part in ("all", "asr", "language"):

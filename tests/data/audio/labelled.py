@@ -1,5 +1,7 @@
-"""Write the labelled transcripts of audio-disclaimer-check, audio-consent-check and audio-call-category:
-disclaimer.jsonl, consent.jsonl, call_category.jsonl (its first line holds the categories).
+"""Write the labelled transcripts of audio-disclaimer-check, audio-consent-check, audio-call-category,
+audio-conversation-coherence, audio-false-intent-identification and audio-sentiment: disclaimer.jsonl,
+consent.jsonl, call_category.jsonl (its first line holds the categories), coherence.jsonl, intent.jsonl and
+sentiment.jsonl (the last three are described at their builders: coherence_rows, intent_rows, sentiment_rows).
 
 Each row is one call transcript (``{speaker, start, end, text}`` segments written here by hand, timed at
 0.4 s per word with 0.6 s gaps) with the statement(s) to check, ``within_s``, the label (said / consented or
@@ -225,19 +227,339 @@ def category_rows() -> list[dict]:
     return rows
 
 
+# ---- audio-conversation-coherence --------------------------------------------------------------------------------
+# request, answer, follow-up, answer to it, a reply contradicting the first answer, an off-topic reply, a new
+# question of the customer's own (a topic change the customer asks for: still coherent) and its answer
+COHERENCE = [
+    ("I returned the blue jacket two weeks ago and I'm still waiting for my refund.",
+     "I can see the return arrived on Monday, and the refund of 60 dollars was sent to your card yesterday.",
+     "How long until I see it on my statement?", "It usually shows up within three to five working days.",
+     "We have not received the jacket yet, so no refund has been issued.",
+     "By the way, our winter collection launches next week with some lovely new coats.",
+     "While I have you, can I change the email address on my account?",
+     "Of course, I've changed it to the new address you just gave me."),
+    ("My internet has been down since this morning.",
+     "There is an outage in your area, and our engineers expect it to be fixed by 4 pm today.",
+     "Will I get any compensation for the downtime?",
+     "Yes, a credit for one day will be added to your next bill automatically.",
+     "There is no outage in your area and everything looks fine on our side.",
+     "Have you thought about upgrading your phone? The new models are on sale this week.",
+     "Also, can you tell me when my contract ends?", "Your contract ends on the 30th of June next year."),
+    ("I need to move my flight to Paris from Friday to Saturday.",
+     "I can move you to the Saturday flight at 9 am, and there is a change fee of 40 euros.",
+     "Can I keep my window seat?", "Yes, I have kept seat 14A for you on the Saturday flight.",
+     "Your flight is still on Friday, I have not changed anything and there is no Saturday flight.",
+     "Our loyalty programme has a new tier with free lounge access, it's worth a look.",
+     "And can I add a checked bag to the booking?", "Yes, I've added one checked bag for 30 euros."),
+    ("I've lost my debit card and I need to block it.",
+     "I have blocked the card ending 4421 and ordered you a replacement.",
+     "When will the new card arrive?", "It should arrive by post within five working days.",
+     "The card ending 4421 is still active, so you can keep using it as normal.",
+     "While you are here, our savings account now pays four percent interest.",
+     "Could you also raise my daily cash limit?", "I've raised your daily cash withdrawal limit to 500 pounds."),
+    ("My order was supposed to arrive yesterday but it hasn't come.",
+     "The courier had a delay, and your parcel is out for delivery today.",
+     "Will I need to be home to sign for it?",
+     "No signature is needed, they can leave it with a neighbour or in a safe place.",
+     "Your order hasn't been shipped yet, it's still sitting in our warehouse.",
+     "Our customer survey will be sent to you by email next week, we value your feedback.",
+     "Can I also change the delivery address for my next order?",
+     "Yes, your next order will go to the new address you gave."),
+    ("I'd like to book an appointment with Doctor Patel.",
+     "Doctor Patel has a free slot on Tuesday at 10 in the morning, and I've put you in it.",
+     "Do I need to bring anything?", "Please bring your insurance card and a list of your current medication.",
+     "Doctor Patel has no appointments available for the next two months.",
+     "The clinic car park is being repainted, and the cafe downstairs has a new menu.",
+     "Could you also renew my prescription for inhalers?",
+     "I've sent the repeat prescription request to the doctor for approval."),
+    ("My phone bill is 30 dollars higher than usual this month.",
+     "That is because of roaming charges from your trip to Spain last week.",
+     "Can those charges be removed?", "As a one-off goodwill gesture I can refund half of the roaming charges.",
+     "You have not used your phone abroad, so there are no roaming charges on your bill.",
+     "Did you know you can watch our streaming service on up to four screens?",
+     "Can I also set up paperless billing?", "Done, you'll receive your bills by email from next month."),
+    ("I can't log in to my online banking, I forgot my password.",
+     "I've sent a password reset link to your registered email address.",
+     "How long is the link valid for?", "The link is valid for 24 hours, after that you'd need a new one.",
+     "I can't send you a reset link because you don't have an email address registered with us.",
+     "Our branches will be closed on the bank holiday Monday.",
+     "Could you also tell me my current balance?", "Your current account balance is 1,240 pounds."),
+    ("I want to cancel my hotel booking for next weekend.",
+     "I've cancelled booking 5521, and because it's more than 48 hours ahead there is no charge.",
+     "Will I get my deposit back?", "Yes, the 50 dollar deposit will be back on your card within a week.",
+     "I'm afraid cancelling now means you lose the full amount, the booking was non-refundable.",
+     "Our rooftop bar has live music every Saturday night.",
+     "Can I book the same hotel for next month instead?",
+     "Yes, I've reserved a double room for the 14th to the 16th of next month."),
+    ("I want to check the status of my car insurance claim.",
+     "Your claim was approved on Monday and the garage has been authorised to start repairs.",
+     "Do I have to pay the excess?", "Yes, the 250 dollar excess is paid to the garage when you collect the car.",
+     "Your claim is still being assessed and has not been approved yet.",
+     "We also offer pet insurance with a discount for existing customers.",
+     "Could you also add my wife as a named driver?", "Sure, I've added her as a named driver from today."),
+    ("I broke my leg and I'd like to freeze my gym membership.",
+     "I'm sorry to hear that, I've frozen your membership for three months at no cost.",
+     "Will my monthly payments stop during that time?",
+     "Yes, no payments will be taken until the freeze ends in March.",
+     "Your membership is active and payments will continue as normal every month.",
+     "Our new spin classes start at 6 am and they're really popular.",
+     "Can I also update my card details?", "Yes, the new card will be used from the next payment."),
+    ("The app crashes every time I try to upload a photo.",
+     "That's a known bug in version 3.2, and updating to 3.3 from the app store fixes it.",
+     "I've updated it now, is there anything else I should do?",
+     "Just restart your phone once, and uploads should work again.",
+     "There's no known issue with photo uploads, and version 3.2 is the latest one.",
+     "You might enjoy our new dark mode theme, it's in the settings menu.",
+     "Also, how do I delete an old album?", "Open the album, tap the three dots and choose delete album."),
+]
+GREETING = ("agent", "Thank you for calling Northwind, how can I help?")
+THANKS = [("customer", "Okay, thank you."), ("agent", "You're welcome, have a good day.")]
+
+
+def coherence_rows() -> list[dict]:
+    """Five calls per scenario: coherent, the customer changing the topic (coherent), the agent contradicting
+    its earlier answer, drifting off topic instead of answering the follow-up, or answering another
+    scenario's request (a non sequitur). Split by scenario."""
+    rows = []
+    for number, (request, answer, follow, answer2, contradiction, drift, switch, switch_answer) in \
+            enumerate(COHERENCE):
+        other = COHERENCE[(number + 2) % len(COHERENCE)][1]  # same parity: stays in the split
+        split = "tune" if number % 2 == 0 else "test"
+        start = [GREETING, ("customer", request), ("agent", answer)]
+        cases = [("coherent", True, [*start, ("customer", follow), ("agent", answer2), *THANKS]),
+                 ("customer_switch", True, [*start, ("customer", switch), ("agent", switch_answer), *THANKS]),
+                 ("contradiction", False, [*start, ("customer", follow), ("agent", contradiction), *THANKS]),
+                 ("drift", False, [*start, ("customer", follow), ("agent", drift), *THANKS]),
+                 ("non_sequitur", False, [GREETING, ("customer", request), ("agent", other),
+                                          ("customer", follow), ("agent", answer2), *THANKS])]
+        for i, (kind, label, lines) in enumerate(cases):
+            rows.append({"id": f"h{number}-{i}-{kind}", "split": split, "kind": kind, "label": label,
+                         "transcript": timeline(lines)})
+    return rows
+
+
+# ---- audio-false-intent-identification -----------------------------------------------------------------------------
+# the caller's request, the agent restating the same intent (a paraphrase), the agent acting on a neighbouring
+# intent; then the tool calls: (the right tool, a neighbouring tool) for the scenarios that have them
+INTENTS = [
+    ("I want to cancel my order from last week.", "Sure, I'll cancel that order for you now.",
+     "Sure, I'll start a return for that order for you now.", ("cancel_order", "create_return")),
+    ("I need to change the delivery address on my order.", "Okay, I'm updating the shipping address on the order.",
+     "Okay, I'm updating the billing address on your account.", None),
+    ("Can you reset my voicemail PIN?", "Let me reset the PIN for your voicemail.",
+     "Let me reset your online account password.", ("reset_voicemail_pin", "reset_password")),
+    ("I'd like to upgrade my plan to unlimited data.", "I'll move you onto the unlimited data plan today.",
+     "I'll add a one-off five gigabyte data pack today.", None),
+    ("I want to report my card stolen.", "I'm blocking your card now and flagging it as stolen.",
+     "I'm ordering you a new card because your current one has expired.", ("block_card", "renew_expired_card")),
+    ("I'd like to book a table for Friday evening.", "I've reserved a table for you on Friday evening.",
+     "I've cancelled your reservation for Friday evening.", None),
+    ("I'd like a refund for the damaged headphones.", "I'll process a refund for the damaged headphones.",
+     "I'll send you a replacement pair of headphones.", ("issue_refund", "send_replacement")),
+    ("Can you pause my subscription for a month?", "I'll put your subscription on hold for one month.",
+     "I'll cancel your subscription at the end of this month.", ("pause_subscription", "cancel_subscription")),
+    ("I want to dispute a charge on my credit card.", "I'm opening a dispute for that charge now.",
+     "I'm setting up a payment plan for your card balance now.", None),
+    ("I'd like to transfer 200 dollars to my savings account.",
+     "I'm moving 200 dollars from your current account into your savings.",
+     "I'm moving 200 dollars out of your savings into your current account.", None),
+    ("Please add my daughter as an authorised user.", "I'll add your daughter as an authorised user on the account.",
+     "I'll remove the authorised user from your account.", None),
+    ("I need to renew my car insurance.", "I'll renew your car insurance policy for another year.",
+     "I'll get you a quote for home insurance.", None),
+    ("Can you switch my bill to paperless?", "I'm switching you to email billing, so no more paper bills.",
+     "I'm setting up automatic payments for your bill.", None),
+    ("I'd like to change my flight to an earlier one.", "I'm moving you to the earlier flight.",
+     "I'm upgrading your seat to business class.", None),
+    ("I want to close my savings account.",
+     "I'll close your savings account and move the balance to your current account.",
+     "I'll open a new savings account for you.", None),
+    ("My internet is slow, can you run a line test?", "I'm running a test on your line now.",
+     "I'm booking an engineer to install a new phone line.", None),
+    ("I'd like to update my phone number on file.", "I'm updating the phone number on your profile.",
+     "I'm updating the email address on your profile.", ("update_phone_number", "update_email")),
+    ("Please unsubscribe me from your marketing texts.", "I've removed you from our marketing text messages.",
+     "I've signed you up for our marketing newsletter.", None),
+    ("Can you extend my rental car by two days?", "I'll extend your car rental by two more days.",
+     "I'll arrange for the car to be collected today.", ("extend_rental", "schedule_collection")),
+    ("I need a copy of my last invoice.", "I'll email you a copy of your most recent invoice.",
+     "I'll email you a quote for a new service.", None),
+    ("I want to move my number to another provider.",
+     "I'll generate the code you need to take your number to your new provider.",
+     "I'll set up a new phone number for you with us.", None),
+    ("Please reschedule my delivery to Thursday.", "I'll rearrange your delivery for Thursday.",
+     "I'll cancel your delivery.", ("reschedule_delivery", "cancel_delivery")),
+]
+OPENERS = ["", "Hi, good morning. ", "Hello there, hope you're well. "]
+
+
+def intent_rows() -> list[dict]:
+    """Per scenario: the agent restating the caller's intent (positive) or acting on a neighbouring one
+    (negative); for the scenarios with tools, also a neutral agent reply with the right or the neighbouring
+    tool call. Some callers greet before their request (the metric must find the request). Split by
+    scenario."""
+    rows = []
+    for number, (request, same, neighbour, tools) in enumerate(INTENTS):
+        split = "tune" if number % 2 == 0 else "test"
+        said = OPENERS[number % 3] + request
+
+        def call(agent_line, tool=None, said=said):
+            lines = [GREETING, ("customer", said), ("agent", agent_line), ("customer", "Great, thanks."),
+                     ("agent", "All done, is there anything else?"), ("customer", "No, that's all.")]
+            tools_called = {"tool_calls": [{"name": tool, "arguments": {}}]} if tool else {}
+            return {"transcript": timeline(lines), **tools_called}
+
+        cases = [("restated", True, call(same)), ("neighbour", False, call(neighbour))]
+        if tools:
+            cases += [("tool_right", True, call("Okay, let me sort that out for you.", tools[0])),
+                      ("tool_neighbour", False, call("Okay, let me sort that out for you.", tools[1]))]
+        for i, (kind, label, found) in enumerate(cases):
+            rows.append({"id": f"i{number}-{i}-{kind}", "split": split, "kind": kind, "label": label,
+                         "request": request, **found})
+    return rows
+
+
+# ---- audio-sentiment -----------------------------------------------------------------------------------------------
+# the customer's three turns; the agent's turns are the same neutral lines in every call
+SENTIMENT = {
+    "positive": [
+        ("plain", ["Hi, I just wanted to say the new router is brilliant.", "Yes, everything is much faster now.",
+                   "Thanks so much, you've been really helpful."]),
+        ("plain", ["Hello, I'm calling to book my next service, I was really happy with the last one.",
+                   "Perfect, Tuesday works great.", "Wonderful, thank you, have a great day."]),
+        ("plain", ["Hi, the engineer came yesterday and fixed everything.", "He was lovely and very quick.",
+                   "Honestly, best service I've had in years."]),
+        ("mixed", ["I was really annoyed this morning when the app crashed.", "But you sorted it out in two minutes.",
+                   "I'm so relieved, thank you, that's fantastic."]),
+        ("plain", ["Hi, I'd like to upgrade, I love the plan I'm on.", "Oh that's a great price.",
+                   "Brilliant, I'm really pleased with that."]),
+        ("plain", ["Hello! I got my refund already, that was quick.", "Yes, all good on my side.",
+                   "Thanks a million, you guys are great."]),
+        ("mixed", ["I was worried I'd lost my booking.", "Oh, you found it? That's amazing.",
+                   "Thank you so much, you've made my day."]),
+        ("plain", ["Hi, I just moved house and the setup was so easy.", "Yes, the instructions were really clear.",
+                   "Great job, I'll recommend you to my friends."]),
+        ("plain", ["Good morning, I'm calling to renew, I've been very happy with you.", "That sounds perfect.",
+                   "Lovely, thanks for your help."]),
+        ("plain", ["Hi, the new phone arrived early, I'm delighted.", "It works perfectly.",
+                   "Thank you, I really appreciate it."]),
+        ("mixed", ["Hi, no complaints at all, I just have a quick question.", "Oh nice, that's not a problem then.",
+                   "Excellent, thank you, that's great news."]),
+        ("plain", ["Hello, I wanted to thank the agent who helped me last week.", "She went above and beyond.",
+                   "Please pass on my thanks, it was wonderful."]),
+        ("plain", ["Hi, I'd like to add another line, the service has been great.",
+                   "Fantastic, that's cheaper than I expected.", "Perfect, thanks a lot."]),
+        ("mixed", ["I nearly cancelled last month, to be honest.", "But this new deal is exactly what I wanted.",
+                   "I'm really happy now, thank you."]),
+        ("plain", ["Hiya, the fix you suggested worked a treat.", "Everything is running smoothly now.",
+                   "Cheers, you're a star."]),
+        ("plain", ["Hello, I'm really excited about the new fibre plan.", "Wow, installation tomorrow? Amazing.",
+                   "Thank you, that's brilliant service."]),
+    ],
+    "neutral": [
+        ("plain", ["Hi, I'd like to check the date of my next bill.", "Okay, the fifteenth.", "Alright, thanks, bye."]),
+        ("plain", ["Hello, I'm calling to update my address.", "It's 12 Mill Lane, Leeds.", "Okay, that's all."]),
+        ("plain", ["Hi, can you tell me what time the store closes today?", "Six o'clock, got it.", "Thanks."]),
+        ("plain", ["Good afternoon, I need the reference number for my claim.", "Could you spell that again?",
+                   "Okay, I've written it down."]),
+        ("plain", ["Hi, I want to know how much data I have left this month.", "Right, four gigabytes.",
+                   "Okay, thank you."]),
+        ("plain", ["Hello, I'd like to change my payment date to the first of the month.", "Yes, the first.",
+                   "Fine, thanks."]),
+        ("plain", ["Hi, is the branch on King Street open on Saturdays?", "Until noon, okay.", "Alright, goodbye."]),
+        ("plain", ["Hi, I'm calling about order 5531, where is it now?", "So it's at the depot.",
+                   "Okay, I'll wait for it then."]),
+        ("plain", ["Hello, what documents do I need to open an account?", "A passport and a utility bill.",
+                   "Understood, thanks."]),
+        ("mixed", ["Hi, I just need to confirm my appointment is on Monday.", "Right, Monday at nine.",
+                   "Okay, no problem, see you then."]),
+        ("plain", ["Hello, can you read me the last three transactions?", "Okay, and the second one?",
+                   "Right, that's all I needed."]),
+        ("plain", ["Hi, I'd like to switch from monthly to annual billing.", "And the annual price is?",
+                   "Okay, go ahead then."]),
+        ("mixed", ["Hi, I'm calling to report a change of name after my marriage.",
+                   "I can send the certificate by email.", "Okay, I'll do that today."]),
+        ("plain", ["Hello, what is the outstanding balance on my loan?", "Okay, and the interest rate?",
+                   "Noted, thanks."]),
+        ("mixed", ["Hi, I want to check if my parcel needs a signature.", "So someone needs to be home.",
+                   "Okay, fine."]),
+        ("plain", ["Good morning, I'm ringing to give my meter reading.", "It's 4 5 2 1 8.",
+                   "That's everything, bye."]),
+    ],
+    "negative": [
+        ("plain", ["This is the third time I'm calling about the same problem.", "Nobody ever calls me back.",
+                   "I'm really fed up with this."]),
+        ("sarcasm", ["Oh great, another hour on hold, just what I needed.", "Fantastic service as always.",
+                     "Wonderful, really, thanks for nothing."]),
+        ("plain", ["My internet has been down for four days and I work from home.", "That's not good enough.",
+                   "I'm furious, I want compensation."]),
+        ("polite", ["I appreciate you trying, but this still doesn't work.", "I'm very disappointed, honestly.",
+                    "I think I'll have to look at other providers."]),
+        ("plain", ["You charged me twice and I want my money back now.", "This is ridiculous.",
+                   "I'm absolutely disgusted with how I've been treated."]),
+        ("sarcasm", ["Brilliant, so the engineer didn't turn up again.", "I just love waiting in all day for nothing.",
+                     "Really impressive stuff."]),
+        ("plain", ["I'm so frustrated, the app keeps logging me out.", "I've tried everything you said already.",
+                   "This is a waste of my time."]),
+        ("plain", ["The parcel arrived broken and nobody is helping me.", "I've sent three emails with no answer.",
+                   "I'm really angry about this."]),
+        ("polite", ["Thank you for listening, but I'm still very unhappy.", "The bill is wrong again this month.",
+                    "I'm sorry, but this is unacceptable."]),
+        ("sarcasm", ["Oh sure, wonderful, another price increase.", "Because my bill wasn't high enough already.",
+                     "Thanks a lot, really."]),
+        ("plain", ["I've been lied to by your sales team.", "They promised me a discount that never came.",
+                   "I want to make a formal complaint."]),
+        ("plain", ["This is a nightmare, my card was blocked abroad.", "I couldn't pay for my hotel.",
+                   "I'm so stressed and upset."]),
+        ("plain", ["Your technician was rude and left a mess.", "I'm not happy at all.",
+                   "I don't want him in my house again."]),
+        ("sarcasm", ["Great, just great, the refund still isn't here.", "Six weeks, what a fantastic system.",
+                     "Sure, I'll just keep waiting forever, shall I?"]),
+        ("plain", ["I'm cancelling because the service is terrible.", "The signal drops all the time.",
+                   "Honestly, the worst company I've dealt with."]),
+        ("polite", ["Thanks, but no, that doesn't solve anything.", "I'm still without a working phone.",
+                    "I'm losing patience with you people."]),
+    ],
+}
+AGENT_NEUTRAL = ["Thank you for calling Northwind, how can I help?", "I see, let me check that for you.",
+                 "Thank you, I have noted that.", "Is there anything else I can help with?"]
+
+
+def sentiment_rows() -> list[dict]:
+    """The customer's sentiment (positive, neutral, negative) over three turns between the agent's neutral
+    lines; kinds: plain, mixed (the other polarity's words in passing), sarcasm (praise words meaning the
+    opposite) and polite complaints. Tune = even rows of each class, test = odd."""
+    rows = []
+    for label, calls in SENTIMENT.items():
+        for i, (kind, said) in enumerate(calls):
+            lines = [("agent", AGENT_NEUTRAL[0])]
+            for k, text in enumerate(said):
+                lines += [("customer", text), ("agent", AGENT_NEUTRAL[k + 1])]
+            rows.append({"id": f"s-{label}-{i}-{kind}", "split": "tune" if i % 2 == 0 else "test",
+                         "sentiment": label, "kind": kind, "transcript": timeline(lines)})
+    return rows
+
+
 def main() -> None:
     with (HERE / "call_category.jsonl").open("w") as out:
         out.write(json.dumps({"categories": CATEGORIES}) + "\n")
         for row in category_rows():
             out.write(json.dumps(row) + "\n")
     print(f"call_category.jsonl: {len(category_rows())} rows, 4 categories")
-    for name, rows in (("disclaimer", disclaimer_rows()), ("consent", consent_rows())):
+    for name, rows in (("disclaimer", disclaimer_rows()), ("consent", consent_rows()),
+                       ("coherence", coherence_rows()), ("intent", intent_rows())):
         with (HERE / f"{name}.jsonl").open("w") as out:
             for row in rows:
                 out.write(json.dumps(row) + "\n")
         positives = sum(r["label"] for r in rows)
         print(f"{name}.jsonl: {len(rows)} rows ({positives} positive), "
               f"tune {sum(r['split'] == 'tune' for r in rows)}, test {sum(r['split'] == 'test' for r in rows)}")
+    rows = sentiment_rows()
+    with (HERE / "sentiment.jsonl").open("w") as out:
+        for row in rows:
+            out.write(json.dumps(row) + "\n")
+    print(f"sentiment.jsonl: {len(rows)} rows ({', '.join(f'{k} {len(v)}' for k, v in SENTIMENT.items())}), "
+          f"tune {sum(r['split'] == 'tune' for r in rows)}, test {sum(r['split'] == 'test' for r in rows)}")
 
 
 if __name__ == "__main__":
