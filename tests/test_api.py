@@ -40,7 +40,7 @@ def test_evaluate_a_suite_file_and_bad_suite_dict():
     result = agentunit.evaluate("examples/trusys_example.yaml")
     assert result.passed and result.summary["cases"] == 4
     data = result.to_dict()
-    assert set(data) == {"run_id", "suite", "started_at", "summary", "cases"}
+    assert set(data) == {"run_id", "suite", "started_at", "summary", "statistics", "cases"}
     with pytest.raises(SuiteError, match="unknown metric 'equal'"):
         agentunit.evaluate({"cases": [{"output": "x", "metrics": ["equal"]}]})
 

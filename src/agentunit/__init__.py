@@ -2,7 +2,7 @@
 
 Public API (imported lazily so the CLI starts fast)::
 
-    from agentunit import evaluate, check, Scenario, Runner, DatasetCase, MetricResult
+    from agentunit import evaluate, check, assert_passes, parametrize, Scenario, Runner, DatasetCase, MetricResult
 """
 
 from __future__ import annotations
@@ -15,6 +15,8 @@ __version__ = "0.1.0"
 _EXPORTS = {
     "evaluate": "agentunit.api",
     "check": "agentunit.api",
+    "assert_passes": "agentunit.api",
+    "parametrize": "agentunit.api",
     "Scenario": "agentunit.core.scenario",
     "Runner": "agentunit.core.runner",
     "run_suite": "agentunit.core.runner",

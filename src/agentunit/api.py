@@ -194,7 +194,7 @@ def _target(target: Any, suite: Suite) -> Target | None:
     from agentunit.targets import make_target
 
     if target is None:
-        return None  # the engine builds the suite's own target
+        return suite.build_target()  # the suite's own target (a promptfoo config's provider matrix too)
     if isinstance(target, Target):
         return target
     if isinstance(target, BaseAdapter):
@@ -212,3 +212,95 @@ def _target(target: Any, suite: Suite) -> Target | None:
         problems.raise_if_any()
         return make_target(spec, suite.path.parent if suite.path else None)
     raise TypeError(f"cannot use {target!r} as a target")
+
+
+_CASE_CHECK_FIELDS = ("expected_output", "context", "expected_tools", "tools", "plan", "conversation", "role",
+                      "rules", "vars", "metadata", "image", "images", "audio", "video")
+
+
+def assert_passes(output: Any, metrics: Any = None, *, case: DatasetCase | None = None,
+                  allow_unmeasured: bool = False, **fields: Any) -> list[MetricResult]:
+    """Evaluate ``metrics`` on ``output`` (as ``check`` does, one by one) and raise AssertionError unless
+    every one passes; return the results when they do.
+
+    Args:
+        output: the answer (text, or an envelope dict ``{output, trusys}``).
+        metrics: one metric spec (a name, a ``{metric, value, threshold, …}`` dict, an instance) or a list
+            of them; None takes the metrics of ``case``.
+        case: a suite case (from ``agentunit.parametrize``): its metrics and fields (prompt, expected
+            output, context, expected tools, …) are used unless given here.
+        allow_unmeasured: a metric that could not measure (its inputs were absent) is not a failure.
+            Without it, not measured is never a pass, and neither is a list where no metric gave a verdict.
+        fields: case and outcome fields, as for ``check``.
+
+    The AssertionError lists every metric that did not pass: its value, threshold and reason (or error).
+    """
+    if case is not None:
+        fields = {**_case_fields(case), **fields}
+        if metrics is None:
+            metrics = list(case.metrics)
+    if metrics is None:
+        raise TypeError("assert_passes() needs metrics (a metric spec or a list of them), or a case with metrics")
+    specs = list(metrics) if isinstance(metrics, (list, tuple)) else [metrics]
+    if not specs:
+        raise TypeError("assert_passes() got an empty list of metrics")
+    results = [check(output, spec, **fields) for spec in specs]
+    problems = []
+    verdicts = 0
+    for result in results:
+        status = result.status
+        if status == "passed":
+            verdicts += 1 if result.weight > 0 else 0
+        elif status == "failed":
+            verdicts += 1 if result.weight > 0 else 0
+            if result.weight > 0:
+                problems.append(_failure_line(result))
+        elif status == "error" or (status == "not_measured" and not allow_unmeasured):
+            problems.append(_failure_line(result))
+    if not problems and not verdicts and not allow_unmeasured:
+        problems.append("no metric gave a verdict (informational or weight 0 only): nothing was checked")
+    if problems:
+        head = f"{len(problems)} of {len(results)} metric(s) did not pass" if verdicts or len(problems) > 1 \
+            else "the output did not pass"
+        raise AssertionError(head + ":\n" + "\n".join(f"  - {line}" for line in problems))
+    return results
+
+
+def _failure_line(result: MetricResult) -> str:
+    """One line for a metric that did not pass: name, status, value, threshold, reason or error."""
+    status = result.status.replace("_", " ")
+    parts = [f"{result.name}: {status}"]
+    if result.value is not None:
+        parts.append(f"value {result.value:.4g}" if isinstance(result.value, (int, float)) else
+                     f"value {result.value!r}")
+    if result.threshold is not None:
+        parts.append(f"threshold {result.threshold:g}")
+    line = ", ".join(parts)
+    why = result.error if result.error is not None else result.reason
+    return f"{line} — {why}" if why else line
+
+
+def _case_fields(case: DatasetCase) -> dict[str, Any]:
+    """``check`` fields from a suite case: its prompt and the fields it sets."""
+    found: dict[str, Any] = {"query": case.query}
+    for name in _CASE_CHECK_FIELDS:
+        value = getattr(case, name, None)
+        if value is not None and value != {}:
+            found[name] = value
+    return found
+
+
+def parametrize(suite: str | Path | dict[str, Any] | Suite, argname: str = "case") -> Any:
+    """A ``pytest.mark.parametrize`` over a suite's cases (ids: the case ids), for tests written in Python.
+
+    Each test gets one ``DatasetCase`` as ``argname`` (``case.query``, ``case.expected_output``,
+    ``case.metrics``, …); hand it to ``assert_passes(output, case=case)``. The suite is read and checked
+    when the test module is collected: a SuiteError names the file and line.
+    """
+    import pytest
+
+    built = suite if isinstance(suite, Suite) else load_suite(suite) if isinstance(suite, (str, Path)) \
+        else suite_from_dict(suite)
+    built.validate()
+    cases = list(built.iter_cases())
+    return pytest.mark.parametrize(argname, cases, ids=[str(c.id) for c in cases])

@@ -342,6 +342,25 @@ def metrics(family: str | None, as_json: bool, as_markdown: bool) -> None:
                          f"{'  model=' + i.model if i.model else ''}\n    {i.summary}\n")
 
 
+@app.group("import")
+def import_() -> None:
+    """Turn another tool's test config into a native agentunit suite."""
+
+
+@import_.command("promptfoo")
+@click.argument("config", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True,
+              help="The suite file to write (several providers: one file per provider, named after it).")
+def import_promptfoo(config: Path, output: Path) -> None:
+    """Write the native suite equivalent to a promptfoo CONFIG (docs/promptfoo.md); exit 0/2."""
+    from agentunit.promptfoo.export import write_native
+
+    with _suite_problems(config):
+        written = write_native(config, output)
+    for path in written:
+        sys.stdout.write(f"wrote {path}\n")
+
+
 @app.group()
 def models() -> None:
     """Manage the embedded models (installed from PyPI packages, verified by sha256)."""

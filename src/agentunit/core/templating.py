@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextvars
 import functools
+import json
 import os
 import re
 from functools import lru_cache
@@ -119,6 +120,9 @@ def _environment() -> Any:
     from agentunit.media.templates import MEDIA_FILTERS  # data_uri, base64, path, mime: see docs/media.md
 
     env.filters.update(MEDIA_FILTERS)
+    # Nunjucks' `dump` and promptfoo's `load`, so promptfoo prompts render unchanged (docs/promptfoo.md).
+    env.filters["dump"] = lambda value, *_: json.dumps(value, ensure_ascii=False)
+    env.filters["load"] = lambda value: json.loads(value) if isinstance(value, str) else value
     return env
 
 

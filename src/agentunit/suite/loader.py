@@ -104,6 +104,11 @@ TARGET_FIELDS: dict[str, tuple[tuple[str, ...], dict[str, Check]]] = {
                             "api_key_env": text(nonblank=True), "system": template(), "temperature": number(0, 2),
                             "max_tokens": integer(1), "logprobs": boolean(), "top_logprobs": integer(0, 20),
                             "headers": _HEADERS, **_SENDING}),
+    # recorded runs, one case per trace (docs/traces.md)
+    "traces": (("path",), {"path": by_type("a path or glob, or a list of them", text=text(nonblank=True),
+                                           list=list_of(text(nonblank=True), "paths", nonempty=True)),
+                           "format": choice("auto", "otlp", "openinference"), "case_id_attribute": text(nonblank=True),
+                           "cost_per_1k_prompt_tokens": number(0), "cost_per_1k_completion_tokens": number(0)}),
 }
 _COMMON_TARGET_FIELDS: dict[str, Check] = {"timeout": number(above=0), "cache": boolean()}
 
@@ -131,6 +136,12 @@ def load_suite(path: str | Path, *, calibration: str | Path | None = None) -> Su
         data = parse_document(text_, is_json=path.suffix.lower() == ".json")
     except DocumentError as exc:
         raise SuiteError([Problem(str(exc), file=file, line=exc.line)]) from None
+    from agentunit.promptfoo.detect import is_promptfoo_config  # a promptfoo config runs unchanged
+
+    if is_promptfoo_config(data, path):
+        from agentunit.promptfoo.config import promptfoo_suite
+
+        return promptfoo_suite(data, path, calibration=calibration)
     return suite_from_dict(data, path=path, calibration=calibration)
 
 
@@ -166,7 +177,8 @@ def suite_from_dict(data: Any, path: Path | None = None, *, calibration: str | P
         cases = []
     suite.inline_cases = cases or []
     suite.case_files = _case_files(data.get("cases_file"), path, problems)
-    if not suite.inline_cases and not suite.case_files and "cases" not in data:
+    if not suite.inline_cases and not suite.case_files and "cases" not in data \
+            and (suite.target or {}).get("type") != "traces":  # a traces target makes a case per trace
         problems.error("the suite has no cases", (), suggestion="add `cases:` or `cases_file:`")
     if calibration is not None:
         _use_calibration(suite, Path(calibration), str(calibration), None, problems)

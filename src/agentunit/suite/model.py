@@ -69,6 +69,11 @@ class Suite:
             yield RawCase(item, self.file, ("cases", index), None, from_data=False)
         for path in self.case_files:
             yield from read_case_file(path, self.problems)
+        if not self.inline_cases and not self.case_files and (self.target or {}).get("type") == "traces":
+            from agentunit.traces import raw_trace_cases  # one case per recorded trace
+
+            yield from raw_trace_cases(self.target or {}, self.path.parent if self.path else None, self.problems,
+                                       self.file)
 
     def iter_cases(self) -> Iterator[DatasetCase]:
         """Yield every valid case in order; problems are collected in ``self.problems``."""

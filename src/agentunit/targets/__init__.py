@@ -1,4 +1,4 @@
-"""Targets: the systems under test (echo, python, http, command, openai, recorded outputs)."""
+"""Targets: the systems under test (echo, python, http, command, openai, recorded outputs and traces)."""
 
 from __future__ import annotations
 
@@ -33,6 +33,10 @@ def make_target(spec: dict[str, Any] | None, base_dir: Path | None = None) -> Ta
         from agentunit.targets.openai import OpenAITarget
 
         return OpenAITarget(spec)
+    if kind == "traces":
+        from agentunit.targets.traces import TracesTarget
+
+        return TracesTarget(spec, base_dir)
     raise ValueError(f"unknown target type {kind!r}")
 
 

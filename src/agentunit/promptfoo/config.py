@@ -1,0 +1,351 @@
+"""Read a promptfoo config into a Suite: the prompts × providers × tests matrix as cases.
+
+Each test runs once per prompt and per provider that takes the prompt. A case keeps the test's
+``description`` as its id, made unique with ``[prompt]`` and ``[provider]`` when there are several,
+and records both in its metadata (``prompt_label``, ``provider``). Vars render into the prompt and
+into assertion values; a var holding a list expands the test into one test per item (promptfoo's
+var expansion). Problems name the file, line and field, as for native suites.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from agentunit.datasets.base import DatasetCase
+from agentunit.errors import AgentUnitError, SuiteError
+from agentunit.media import MediaLimits
+from agentunit.promptfoo.assertions import convert_assertion
+from agentunit.promptfoo.prompts import PromptSpec, read_prompts
+from agentunit.promptfoo.providers import MatrixTarget, ProviderSpec, build_target, read_providers
+from agentunit.promptfoo.testcases import TEST_KEYS, TestSpec, read_tests
+from agentunit.suite.cases import Where, build_case, parse_metric_entry
+from agentunit.suite.fields import shown
+from agentunit.suite.model import Suite
+from agentunit.suite.problems import Problems
+from agentunit.suite.sources import DocumentError, parse_document
+
+IGNORED_KEYS = ("description", "outputPath", "sharing", "writeLatestResults", "tags", "metadata", "tracing",
+                "assertionTemplates", "$schema", "env", "evaluateOptions", "commandLineOptions")
+UNSUPPORTED_KEYS = {"scenarios": "write the scenario's config × tests combinations out as tests",
+                    "redteam": "red teaming is not part of agentunit",
+                    "extensions": "extensions are JavaScript hooks; move the logic into the provider",
+                    "nunjucksFilters": "custom filters are JavaScript; compute the value into a var"}
+OPTION_KEYS = ("prefix", "suffix", "provider", "disableVarExpansion", "runSerially", "transform",
+               "rubricPrompt", "storeOutputAs")
+MAX_REF_DEPTH = 32
+PROVIDERS_ENV = "AGENTUNIT_PROMPTFOO_PROVIDERS"  # like promptfoo's --providers: e.g. "echo"
+
+
+@dataclass
+class Matrix:
+    """A promptfoo config, read: what the matrix runs over."""
+
+    prompts: list[PromptSpec] = field(default_factory=list)
+    providers: list[ProviderSpec] = field(default_factory=list)
+    tests: list[TestSpec] = field(default_factory=list)
+    default_test: dict[str, Any] = field(default_factory=dict)
+    base_dir: Path = field(default_factory=Path.cwd)
+    file: str | None = None
+
+
+class PromptfooSuite(Suite):
+    """A Suite whose cases are the promptfoo matrix and whose target is per provider."""
+
+    matrix: Matrix
+
+    def _located_cases(self) -> Iterator[tuple[DatasetCase, Where | None]]:
+        calibrator = self._active_calibrator()
+        limits = MediaLimits.from_options(self.options)
+        before = len(self.problems.errors)
+        for index, (raw, asserts, where) in enumerate(expand(self.matrix, self.problems), 1):
+            metrics = [m for m in (parse_metric_entry(entry, Where(file, path[:-1], line), path[-1:], self.problems,
+                                                      labelled=True) for entry, file, path, line in asserts)
+                       if m is not None]
+            case = build_case(raw, index=index, where=where, defaults={}, inherited_metrics=metrics,
+                              prompt_template=None, problems=self.problems, verdicts=self.verdicts,
+                              media_dir=self.media_dir, media_limits=limits)
+            if case is not None:
+                if calibrator is not None:
+                    case.metrics = calibrator.apply(case.metrics)
+                yield case, where
+        _dedupe(self.problems, before)
+
+    def build_target(self) -> Any:
+        """One provider's target, or a MatrixTarget sending each case to its provider's."""
+        try:
+            targets = {p.label: build_target(p.target, self.media_dir) for p in self.matrix.providers}
+        except Exception as exc:  # a python provider's module runs user code while it loads
+            message = str(exc) if isinstance(exc, AgentUnitError) else f"{type(exc).__name__}: {exc}"
+            problems = Problems(file=self.file)
+            problems.error(f"cannot build the provider: {message}", ("providers",))
+            raise SuiteError(problems.resolve(problems.errors)) from None
+        if len(targets) == 1:
+            return next(iter(targets.values()))
+        return MatrixTarget(targets)
+
+
+def _dedupe(problems: Problems, start: int) -> None:
+    """A defaultTest problem is met once per case: keep it once."""
+    seen, kept = set(), problems.errors[:start]
+    for p in problems.errors[start:]:
+        key = (p.message, p.file, p.key_path, p.line)
+        if key not in seen:
+            seen.add(key)
+            kept.append(p)
+    problems.errors[:] = kept
+
+
+def promptfoo_suite(data: dict[str, Any], path: Path, *, calibration: str | Path | None = None) -> Suite:
+    """Build the Suite of a decoded promptfoo config read from ``path``."""
+    file = str(path)
+    problems = Problems(file=file)
+    data = resolve_refs(data, data, problems)
+    matrix = read_matrix(data, path, problems)
+    name = path.parent.name if path.stem.startswith("promptfooconfig") and path.parent.name else path.stem
+    description = data.get("description") if isinstance(data.get("description"), str) else None
+    suite = PromptfooSuite(name=name, path=path, problems=problems, description=description)
+    suite.matrix = matrix
+    suite.options = _options(data.get("evaluateOptions"), problems)
+    single = matrix.providers[0] if len(matrix.providers) == 1 else None
+    suite.target = single.target if single is not None and single.exportable else \
+        {"type": "matrix", "providers": [p.provider_id for p in matrix.providers]}
+    suite.target_declared = True
+    suite.inline_cases = [t.data for t in matrix.tests]
+    if calibration is not None:
+        from agentunit.suite.loader import _use_calibration
+
+        _use_calibration(suite, Path(calibration), str(calibration), None, problems)
+    return suite
+
+
+def read_matrix(data: dict[str, Any], path: Path, problems: Problems) -> Matrix:
+    """Read prompts, providers, tests and defaultTest, checking the top-level keys."""
+    base_dir = path.parent
+    for key in data:
+        if key in UNSUPPORTED_KEYS:
+            problems.error(f"`{key}` is not supported", (key,), suggestion=UNSUPPORTED_KEYS[key])
+        elif key == "derivedMetrics":
+            problems.warn("derivedMetrics are not computed by agentunit", (key,))
+        elif key not in ("prompts", "providers", "targets", "tests", "defaultTest", *IGNORED_KEYS):
+            problems.warn(f"promptfoo config field {key!r} is not used by agentunit", (key,))
+    env = data.get("env") if isinstance(data.get("env"), dict) else {}
+    provider_key = "providers" if "providers" in data else "targets"
+    override = os.environ.get(PROVIDERS_ENV, "").strip()
+    providers = [p.strip() for p in override.split(",") if p.strip()] if override else data.get(provider_key)
+    matrix = Matrix(base_dir=base_dir, file=str(path))
+    matrix.prompts = read_prompts(data.get("prompts"), base_dir, problems)
+    matrix.providers = read_providers(providers, (provider_key,), base_dir, env, problems)
+    matrix.tests = read_tests(data.get("tests"), str(path), base_dir, problems)
+    default = data.get("defaultTest") or {}
+    if isinstance(default, str):
+        default = _load_default(default, base_dir, problems)
+    if not isinstance(default, dict):
+        problems.error(f"defaultTest must be an object, got {shown(default)}", ("defaultTest",))
+        default = {}
+    matrix.default_test = default
+    _check_options(_dict(default.get("options")), ("defaultTest", "options"), Where(str(path), ()), problems)
+    if not matrix.tests:
+        matrix.tests = [TestSpec({}, str(path), ())]  # promptfoo runs each prompt once without tests
+    return matrix
+
+
+def _load_default(reference: str, base_dir: Path, problems: Problems) -> Any:
+    text = reference[len("file://"):] if reference.startswith("file://") else reference
+    try:
+        return parse_document((base_dir / text).read_text(encoding="utf-8"), is_json=text.endswith(".json"))
+    except (OSError, UnicodeDecodeError, DocumentError) as exc:
+        problems.error(f"cannot read defaultTest file {text!r}: {exc}", ("defaultTest",))
+        return {}
+
+
+def _options(value: Any, problems: Problems) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        return {}
+    options: dict[str, Any] = {}
+    if isinstance(value.get("maxConcurrency"), int) and value["maxConcurrency"] > 0:
+        options["concurrency"] = value["maxConcurrency"]
+    if isinstance(value.get("repeat"), int) and value["repeat"] > 0:
+        options["repeat"] = value["repeat"]
+    return options
+
+
+def resolve_refs(value: Any, document: Any, problems: Problems, depth: int = 0) -> Any:
+    """Replace every ``{$ref: '#/a/b'}`` with the part of the document it points at."""
+    if depth > MAX_REF_DEPTH:
+        problems.error("$ref nested too deeply (a cycle?)", ())
+        return None
+    if isinstance(value, dict):
+        if isinstance(value.get("$ref"), str) and len(value) == 1:
+            target = _pointer(document, value["$ref"])
+            if target is None:
+                problems.error(f"$ref {value['$ref']!r} points at nothing in this file", ())
+                return value
+            return resolve_refs(target, document, problems, depth + 1)
+        return {k: resolve_refs(v, document, problems, depth + 1) for k, v in value.items()}
+    if isinstance(value, list):
+        return [resolve_refs(v, document, problems, depth + 1) for v in value]
+    return value
+
+
+def _pointer(document: Any, ref: str) -> Any:
+    if not ref.startswith("#/"):
+        return None
+    node = document
+    for part in ref[2:].split("/"):
+        part = part.replace("~1", "/").replace("~0", "~")
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        else:
+            return None
+    return node
+
+
+# -- the matrix -----------------------------------------------------------------------------------
+
+
+Assertion = tuple[dict[str, Any], str | None, tuple[Any, ...], int | None]
+
+
+def expand(matrix: Matrix, problems: Problems) -> Iterator[tuple[dict[str, Any], list[Assertion], Where]]:
+    """Every (test, expanded vars, prompt, provider) as a raw case, its converted assertions (each with
+    its file, key path and line) and where the test was written."""
+    default = matrix.default_test
+    default_vars = default.get("vars") if isinstance(default.get("vars"), dict) else {}
+    seen: dict[str, int] = {}
+    number = 0
+    for test in matrix.tests:
+        data = test.data
+        where = Where(test.file, test.key_path, test.line)
+        if not isinstance(data, dict):
+            problems.error(f"a test must be an object with vars and assert, got {shown(data)}", test.key_path,
+                           file=test.file, line=test.line)
+            continue
+        for key in data:
+            if key not in TEST_KEYS:
+                problems.warn(f"test field {key!r} is not used by agentunit", where.at(key), file=test.file,
+                              line=test.line)
+        options = {**_dict(default.get("options")), **_dict(data.get("options"))}
+        _check_options(_dict(data.get("options")), where.at("options"), where, problems)
+        variables = {**default_vars, **_dict(data.get("vars"))}
+        variables = {k: _var_file(v, matrix.base_dir, where.at("vars", k), problems, where)
+                     for k, v in variables.items()}
+        for expanded in _expansions(variables, bool(options.get("disableVarExpansion"))):
+            number += 1
+            description = data.get("description", default.get("description"))
+            base_id = str(description) if description is not None else f"test {number}"
+            for prompt in matrix.prompts:
+                providers = [p for p in matrix.providers if p.prompts is None or prompt.label in p.prompts]
+                for provider in providers:
+                    case_id = base_id
+                    if len(matrix.prompts) > 1:
+                        case_id += f" [{prompt.label}]"
+                    if len(matrix.providers) > 1:
+                        case_id += f" [{provider.label}]"
+                    count = seen.get(case_id, 0) + 1
+                    seen[case_id] = count
+                    if count > 1:
+                        case_id += f" #{count}"
+                    raw = _raw_case(case_id, data, default, options, expanded, prompt, provider)
+                    asserts = _assertions(default, data, expanded, matrix, test, problems)
+                    yield raw, asserts, where
+
+
+def _raw_case(case_id: str, data: dict[str, Any], default: dict[str, Any], options: dict[str, Any],
+              variables: dict[str, Any], prompt: PromptSpec, provider: ProviderSpec) -> dict[str, Any]:
+    metadata = {**_dict(default.get("metadata")), **_dict(data.get("metadata")),
+                "prompt_label": prompt.label, "provider": provider.label}
+    raw: dict[str, Any] = {"id": case_id, "prompt": f"{options.get('prefix', '')}{prompt.template}"
+                                                   f"{options.get('suffix', '')}",
+                           "vars": variables, "metadata": metadata}
+    threshold = data.get("threshold", default.get("threshold"))
+    if threshold is not None:
+        raw["threshold"] = threshold
+    if isinstance(data.get("description"), str):
+        raw["description"] = data["description"]
+    if data.get("providerOutput") is not None:
+        raw["output"] = data["providerOutput"]
+    return raw
+
+
+def _assertions(default: dict[str, Any], data: dict[str, Any], variables: dict[str, Any], matrix: Matrix,
+                test: TestSpec, problems: Problems) -> list[Assertion]:
+    """defaultTest's assertions, then the test's, converted (those that cannot run are problems)."""
+    out: list[Assertion] = []
+    sources = [(default.get("assert"), ("defaultTest", "assert"), matrix.file, None),
+               (data.get("assert"), (*test.key_path, "assert"), test.file, test.line)]
+    for entries, key_path, file, line in sources:
+        if entries is None:
+            continue
+        if not isinstance(entries, list):
+            problems.error(f"assert must be a list, got {shown(entries)}", key_path, file=file, line=line)
+            continue
+        for index, entry in enumerate(entries):
+            converted = convert_assertion(entry, (*key_path, index), problems, variables=variables,
+                                          base_dir=matrix.base_dir, file=file, line=line)
+            if converted is not None:
+                out.append((converted, file, (*key_path, index), line))
+    return out
+
+
+def _check_options(options: dict[str, Any], at: tuple[Any, ...], where: Where, problems: Problems) -> None:
+    """Check a test's (or defaultTest's) ``options`` written at key path ``at``."""
+    located = {"file": where.file, "line": where.line}
+    for key in options:
+        if key not in OPTION_KEYS:
+            problems.warn(f"test option {key!r} is not used by agentunit", (*at, key), **located)
+    if options.get("transform") is not None:
+        problems.error("option `transform` is JavaScript and cannot run here", (*at, "transform"), **located,
+                       suggestion="transform inside a python assertion (a function body over output)")
+    if options.get("provider") is not None:
+        problems.warn("option `provider` (the grader) is ignored: model-graded assertions use agentunit's judge",
+                      (*at, "provider"), **located,
+                      suggestion="`agentunit import promptfoo` writes a native suite where `judge:` chooses it")
+
+
+def _expansions(variables: dict[str, Any], disabled: bool) -> Iterator[dict[str, Any]]:
+    lists = [k for k, v in variables.items() if isinstance(v, list)] if not disabled else []
+    if not lists:
+        yield variables
+        return
+    for combination in itertools.product(*(variables[k] for k in lists)):
+        yield {**variables, **dict(zip(lists, combination, strict=True))}
+
+
+def _var_file(value: Any, base_dir: Path, key_path: tuple[Any, ...], problems: Problems, where: Where) -> Any:
+    """A var ``file://x.txt`` holds the file's text (``.json``/``.yaml``: its data)."""
+    if isinstance(value, list):
+        return [_var_file(v, base_dir, key_path, problems, where) for v in value]
+    if not isinstance(value, str) or not value.startswith("file://"):
+        return value
+    text = value[len("file://"):]
+    path = Path(text) if Path(text).is_absolute() else base_dir / text
+    if path.suffix in (".py", ".js", ".ts", ".mjs", ".cjs"):
+        problems.error(f"var {value!r} is computed by code and cannot be read here", key_path, file=where.file,
+                       line=where.line, suggestion="write the value to a text or JSON file and point at it")
+        return value
+    try:
+        content = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        problems.error(f"cannot read var file {text!r}: {getattr(exc, 'strerror', None) or exc}", key_path,
+                       file=where.file, line=where.line)
+        return value
+    if path.suffix in (".json", ".yaml", ".yml"):
+        try:
+            return parse_document(content, is_json=path.suffix == ".json")
+        except DocumentError as exc:
+            problems.error(f"var file {text!r}: {exc}", key_path, file=where.file, line=where.line)
+    return content
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+__all__ = ["Matrix", "PromptfooSuite", "expand", "promptfoo_suite", "read_matrix"]
