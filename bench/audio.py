@@ -295,21 +295,24 @@ def coherence() -> None:
     tune = [r for r in rows if r["split"] == "tune"]
     labels = [r["label"] for r in tune]
     at = _best_threshold([overlap[r["id"]] for r in tune], labels, GRID)
-    print(f"audio-conversation-coherence: tune {len(tune)} rows; per-turn decisions (ours) ≥ 0.5: "
-          f"{_acc((ours[r['id']] >= 0.5, r['label']) for r in tune):.1%} (best threshold "
-          f"{_best_threshold([ours[r['id']] for r in tune], labels, GRID)}); word overlap threshold {at}")
+    ours_at = _best_threshold([ours[r["id"]] for r in tune], labels, GRID)
+    print(f"audio-conversation-coherence: tune {len(tune)} rows; per-reply decisions (ours) ≥ 0.5: "
+          f"{_acc((ours[r['id']] >= 0.5, r['label']) for r in tune):.1%}; threshold best on tune {ours_at} "
+          f"(reported below); word overlap threshold {at}; scores of coherent / not coherent calls: "
+          + ", ".join(f"{sorted(round(ours[r['id']], 2) for r in tune if r['label'] is label)}"
+                      for label in (True, False)))
     if whole:
         whole_at = _best_threshold([whole[r["id"]] for r in tune], labels, GRID)
         print(f"  one question over the whole call (config.method: whole), tune: P(yes) ≥ 0.5: "
               f"{_acc((whole[r['id']] >= 0.5, r['label']) for r in tune):.1%}, at its best threshold {whole_at}: "
               f"{_acc((whole[r['id']] >= whole_at, r['label']) for r in tune):.1%} (P(yes) "
               f"{min(whole.values()):.2f}–{max(whole.values()):.2f})")
-    _report("audio-conversation-coherence", rows, lambda r: ours[r["id"]] >= 0.5,
+    _report("audio-conversation-coherence", rows, lambda r: ours[r["id"]] >= ours_at,
             {"word overlap": lambda r: overlap[r["id"]] >= at, "always coherent": lambda r: True})
     by_kind = {}
     for r in rows:
         if r["split"] == "test":
-            by_kind.setdefault(r["kind"], []).append((ours[r["id"]] >= 0.5) == r["label"])
+            by_kind.setdefault(r["kind"], []).append((ours[r["id"]] >= ours_at) == r["label"])
     print("  test by kind: " + ", ".join(f"{k} {sum(v)}/{len(v)}" for k, v in by_kind.items()))
     print(f"  {clock.line()}")
 
