@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PYTHON ?= python3
 
-.PHONY: setup models sandbox browser audio-tools audio-clips demo test lint bench clean
+.PHONY: setup models sandbox browser postgres audio-tools audio-clips demo test lint bench clean
 # Playwright drives Debian's chromium (`browser` below); it never downloads a browser of its own.
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
@@ -40,6 +40,16 @@ browser:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 	else echo "chromium is missing: sudo apt-get install chromium (browser tests are skipped without it)"; fi; }
 
+# PostgreSQL's server binaries run the tests of the PostgreSQL results store (tests/store/test_postgres.py
+# starts its own cluster in a temporary directory, on a free loopback port); root installs Debian's package
+# and stops the cluster the package starts, which the tests do not use. Without it those tests are skipped.
+postgres:
+	@ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || { if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null \
+		&& { command -v pg_ctlcluster >/dev/null && pg_lsclusters -h 2>/dev/null | while read v c _; do \
+			pg_ctlcluster "$$v" "$$c" stop 2>/dev/null; done; true; }; \
+	else echo "PostgreSQL is missing: sudo apt-get install postgresql (PostgreSQL store tests are skipped without it)"; fi; }
+
 # espeak-ng and sox regenerate the speech clips of the audio tests (python tests/data/audio/build.py); the
 # clips are committed, so the tests themselves need neither. Root installs them.
 audio-tools:
@@ -50,7 +60,7 @@ audio-tools:
 audio-clips: setup audio-tools
 	$(PY) tests/data/audio/build.py
 
-test: lint models sandbox browser
+test: lint models sandbox browser postgres
 	HF_HUB_OFFLINE=1 $(PY) -m pytest
 
 bench: models

@@ -110,7 +110,8 @@ def evaluate(
         target: target spec dict, a Python callable, or a Target; overrides the suite's target.
         metrics: metric names/specs/instances applied to every case.
         concurrency, repeat, timeout, cache, filter: as for ``agentunit run``.
-        db: results database (default in memory; pass a path to keep results and the cache).
+        db: results database (default in memory; pass a path to keep results and the cache, or a
+            ``postgresql://`` URL: ``pip install 'agentunit[postgres]'``).
         name: suite name when running bare cases.
         judge: a judge config (``{"provider": "openai", ...}``) replacing the suite's, or a JudgeService.
         allow_unmeasured: cases where no metric gave a verdict do not fail the run (they are still

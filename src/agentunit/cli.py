@@ -70,6 +70,34 @@ class _Seconds(click.ParamType):
 _COUNT = click.IntRange(min=1, max=2**63 - 1)  # stored as SQLite integers
 
 
+class _Database(click.ParamType):
+    """``--db``: a SQLite file path, or a ``postgresql://`` URL kept as text (also from ``AGENTUNIT_DB``)."""
+
+    name = "path|url"
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> Path | str:
+        from agentunit.store.location import is_postgres_url
+
+        if isinstance(value, Path):
+            return value
+        text = str(value)
+        if is_postgres_url(text):
+            return text.strip()
+        if not text:
+            self.fail("the results database path is empty", param, ctx)
+        return Path(text)
+
+
+_DATABASE = _Database()
+
+
+def _shown(db: Path | str) -> str:
+    """The database as it may be printed: a URL's password replaced by ``***``."""
+    from agentunit.store.location import redact_url
+
+    return redact_url(db)
+
+
 @app.command()
 @click.argument("suite", required=False, type=click.Path(dir_okay=False, path_type=Path))
 @click.option("-j", "--jobs", "--concurrency", "jobs", type=_COUNT, default=None,
@@ -77,8 +105,8 @@ _COUNT = click.IntRange(min=1, max=2**63 - 1)  # stored as SQLite integers
 @click.option("--repeat", type=_COUNT, default=None, help="Attempts per case; reports pass@k and pass^k.")
 @click.option("--no-cache", is_flag=True, help="Do not reuse cached target replies.")
 @click.option("--resume", metavar="RUN_ID", help="Continue a run, skipping its committed cases.")
-@click.option("--db", type=click.Path(dir_okay=False, path_type=Path), default=Path(".agentunit/agentunit.db"),
-              show_default=True, help="Results database.")
+@click.option("--db", type=_DATABASE, default=Path(".agentunit/agentunit.db"), envvar="AGENTUNIT_DB",
+              show_default=True, help="Results database: a SQLite file or a postgresql:// URL (or AGENTUNIT_DB).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write the JSON report.")
 @click.option("--junit", type=click.Path(dir_okay=False, path_type=Path), help="Write a JUnit XML report.")
 @click.option("--markdown", type=click.Path(dir_okay=False, path_type=Path), help="Write a Markdown report.")
@@ -91,7 +119,7 @@ _COUNT = click.IntRange(min=1, max=2**63 - 1)  # stored as SQLite integers
 @click.option("--dry-run", is_flag=True, help="Count the target and judge calls (and tokens) a run would make.")
 @click.option("--calibration", type=click.Path(dir_okay=False, path_type=Path),
               help="Fitted thresholds from `agentunit calibrate --write` (instead of the suite's `calibration:`).")
-def run(suite: Path | None, jobs: int | None, repeat: int | None, no_cache: bool, resume: str | None, db: Path,
+def run(suite: Path | None, jobs: int | None, repeat: int | None, no_cache: bool, resume: str | None, db: Path | str,
         output: Path | None, junit: Path | None, markdown: Path | None, html: Path | None,
         filter_: str | None, timeout: float | None, allow_unmeasured: bool, quiet: bool, dry_run: bool,
         calibration: Path | None) -> None:
@@ -104,12 +132,14 @@ def run(suite: Path | None, jobs: int | None, repeat: int | None, no_cache: bool
         raise _fail_usage("--dry-run and --resume cannot be combined")
     try:
         store = None if dry_run else Store(db)  # a dry run only reads the database's caches
+    except AgentUnitError as exc:  # PostgreSQL unreachable, a newer schema: the message names the database
+        raise _fail_usage(str(exc)) from None
     except Exception as exc:  # sqlite3 and file-system errors: a bad --db is a usage problem
-        raise _fail_usage(f"cannot open the results database {db}: {type(exc).__name__}: {exc}") from None
+        raise _fail_usage(f"cannot open the results database {_shown(db)}: {type(exc).__name__}: {exc}") from None
     if resume:
         previous = store.get_run(resume)
         if previous is None:
-            raise _fail_usage(f"no run {resume!r} in {db}")
+            raise _fail_usage(f"no run {resume!r} in {_shown(db)}")
         if suite is None and previous.get("suite_path"):
             suite = Path(previous["suite_path"])
         repeat = repeat or (previous.get("options") or {}).get("repeat", 1)
@@ -141,13 +171,13 @@ def run(suite: Path | None, jobs: int | None, repeat: int | None, no_cache: bool
     except KeyboardInterrupt:
         store.close()
         sys.stderr.write(f"interrupted; committed results are kept. Continue with:\n"
-                         f"  agentunit run {suite} --db {db} --resume {engine.run_id}\n")
+                         f"  agentunit run {suite} --db {_shown(db)} --resume {engine.run_id}\n")
         raise click.exceptions.Exit(130) from None
     _write_reports(result, output=output, junit=junit, markdown=markdown, html=html)
     if not quiet:
         from agentunit.reporting.console import print_summary
 
-        print_summary(result, db_path=str(db))
+        print_summary(result, db_path=_shown(db))
     store.close()
     if result.status == "interrupted":
         raise click.exceptions.Exit(130)
@@ -158,7 +188,7 @@ def run(suite: Path | None, jobs: int | None, repeat: int | None, no_cache: bool
 @click.argument("suite", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--labels", type=click.Path(dir_okay=False, path_type=Path),
               help="Human verdicts: a .jsonl or .csv file with id, metric (optional) and expected_pass.")
-@click.option("--db", type=click.Path(dir_okay=False, path_type=Path), default=Path(".agentunit/agentunit.db"),
+@click.option("--db", type=_DATABASE, default=Path(".agentunit/agentunit.db"), envvar="AGENTUNIT_DB",
               show_default=True, help="Results database (its judge cache makes a rerun free).")
 @click.option("-j", "--jobs", "--concurrency", "jobs", type=_COUNT, default=None,
               help="Cases in flight at once (default 8).")
@@ -170,7 +200,7 @@ def run(suite: Path | None, jobs: int | None, repeat: int | None, no_cache: bool
               help="Disagreements to show per metric.")
 @click.option("--timeout", type=_Seconds(), help="Seconds per case: the target call and metrics, judge calls included.")
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON document (docs/calibration.md).")
-def calibrate(suite: Path, labels: Path | None, db: Path, jobs: int | None, metric_names: tuple[str, ...],
+def calibrate(suite: Path, labels: Path | None, db: Path | str, jobs: int | None, metric_names: tuple[str, ...],
               write_path: Path | None, worst: int, timeout: float | None, as_json: bool) -> None:
     """Measure the judge's agreement with human verdicts per judge metric, and fit thresholds; exit 0/2."""
     import json
@@ -193,8 +223,10 @@ def calibrate(suite: Path, labels: Path | None, db: Path, jobs: int | None, metr
         target = loaded.build_target()
     try:
         store = Store(db)
+    except AgentUnitError as exc:  # PostgreSQL unreachable, a newer schema: the message names the database
+        raise _fail_usage(str(exc)) from None
     except Exception as exc:  # sqlite3 and file-system errors: a bad --db is a usage problem
-        raise _fail_usage(f"cannot open the results database {db}: {type(exc).__name__}: {exc}") from None
+        raise _fail_usage(f"cannot open the results database {_shown(db)}: {type(exc).__name__}: {exc}") from None
     options = RunOptions(concurrency=jobs or loaded.options.get("concurrency", 8), timeout=timeout,
                          cache=loaded.options.get("cache", True))
     show = not as_json and sys.stderr.isatty()
@@ -276,14 +308,14 @@ def _write_reports(result: Any, **paths: Path | None) -> None:
 @app.command()
 @click.argument("run_a")
 @click.argument("run_b")
-@click.option("--db", type=click.Path(dir_okay=False, path_type=Path), default=Path(".agentunit/agentunit.db"),
+@click.option("--db", type=_DATABASE, default=Path(".agentunit/agentunit.db"), envvar="AGENTUNIT_DB",
               show_default=True, help="Results database (read only).")
 @click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON (docs/statistics.md).")
 @click.option("--level", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.05,
               show_default=True, help="Significance level: a metric regressed when p < LEVEL and it got worse.")
 @click.option("--score-test", type=click.Choice(["wilcoxon", "bootstrap"]), default="wilcoxon", show_default=True,
               help="Paired test on scores: Wilcoxon signed-rank, or a paired bootstrap of the mean difference.")
-def compare(run_a: str, run_b: str, db: Path, as_json: bool, level: float, score_test: str) -> None:
+def compare(run_a: str, run_b: str, db: Path | str, as_json: bool, level: float, score_test: str) -> None:
     """Compare run RUN_B against RUN_A (ids, `latest` or `latest~N`): cases fixed and broken, per-metric
     pass rates with 95% intervals and paired tests; exit 1 when a metric got significantly worse, 0 when
     none did, 2 on an unknown run or database."""
@@ -302,7 +334,8 @@ def compare(run_a: str, run_b: str, db: Path, as_json: bool, level: float, score
         sys.stderr.write("".join(f"{printable(line)}\n" for line in rest))
         raise error from None
     except Exception as exc:  # a damaged database or a bug: one line, never a traceback
-        raise _fail_usage(f"cannot compare {run_a} and {run_b} in {db}: {type(exc).__name__}: {exc}") from None
+        raise _fail_usage(f"cannot compare {run_a} and {run_b} in {_shown(db)}: {type(exc).__name__}: {exc}"
+                          ) from None
     sys.stdout.write(json.dumps(result, indent=2, ensure_ascii=False) + "\n" if as_json
                      else render_comparison(result))
     worse = bool(result["regressed"]) or result["overall"]["regressed"]
@@ -446,12 +479,12 @@ def models_serve(name: str, port: int, model_path: str | None, n_gpu_layers: int
 
 
 @app.command()
-@click.option("--db", type=click.Path(dir_okay=False, path_type=Path), default=Path(".agentunit/agentunit.db"),
+@click.option("--db", type=_DATABASE, default=Path(".agentunit/agentunit.db"), envvar="AGENTUNIT_DB",
               show_default=True, help="Results database (opened read-only).")
 @click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True, help="0 picks a free port.")
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on; any non-loopback address requires the token printed at start.")
-def view(db: Path, port: int, host: str) -> None:
+def view(db: Path | str, port: int, host: str) -> None:
     """Browse runs, cases and comparisons in a local, read-only web viewer (Ctrl-C stops it)."""
     from agentunit.viewer import ViewerError, serve
 

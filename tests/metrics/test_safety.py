@@ -57,6 +57,7 @@ SPECS = [
     {"metric": "is-sql"}, {"metric": "contains-sql"}, {"metric": "is-html"}, {"metric": "contains-html"},
     {"metric": "tool-call-f1", "value": ["t"]},
     {"metric": "is-valid-openai-tools-call", "config": {"tools": [{"type": "function", "function": {"name": "t"}}]}},
+    {"metric": "is-valid-openai-function-call", "config": {"functions": [{"name": "t", "parameters": {}}]}},
     {"metric": "bleu", "value": "alpha beta gamma"}, {"metric": "gleu", "value": "alpha beta gamma"},
     {"metric": "rouge-n", "value": "alpha beta gamma"}, {"metric": "python", "value": "len(output) > 0"},
 ]

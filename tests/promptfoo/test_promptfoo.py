@@ -149,9 +149,10 @@ def test_expected_cells(cell: str, expected: dict) -> None:
     assert assertion_from_string(cell) == expected
 
 
-def test_value_splitting_like_promptfoo() -> None:
+def test_value_splitting_like_promptfoo() -> None:  # the full table: test_conformance.py
     assert split_values('a, "b, c", d') == ["a", "b, c", "d"]
     assert split_values('"say ""hi""", x') == ['say "hi"', "x"]
+    assert split_values("a,,b, ") == ["a", "b"]
 
 
 @pytest.mark.parametrize(("transform", "path"), [("json.choices[0].message.content", "$.choices[0].message.content"),
@@ -172,3 +173,51 @@ def test_the_python_api_runs_a_config_with_several_providers(tmp_path, monkeypat
                       "    assert: [{type: icontains, value: hello}]\n")
     result = agentunit.evaluate(str(config), db=str(tmp_path / "r.db"))
     assert result.summary["cases"] == 4 and result.passed
+
+
+def test_python_assert_example_runs_with_promptfoos_verdicts(tmp_path: Path) -> None:
+    suite = load_suite(DATA / "python-assert" / "promptfooconfig-inline.yaml")
+    assert isinstance(suite, PromptfooSuite)
+    assert _run(suite, tmp_path) == {"test 1": "passed", "test 2": "failed"}
+
+
+def test_provider_tools_reach_the_tool_call_check_even_under_the_echo_override(tmp_path: Path) -> None:
+    config = tmp_path / "promptfooconfig.yaml"
+    import json
+
+    import yaml
+
+    call = {"name": "get_weather", "arguments": json.dumps({"city": "Oslo"})}
+    config.write_text(yaml.safe_dump({
+        "prompts": ["{{q}}"],
+        "providers": [{"id": "openai:chat:gpt-4.1-mini", "config": {"functions": [
+            {"name": "get_weather", "parameters": {"type": "object", "required": ["city"]}}]}}],
+        "tests": [{"description": "valid", "vars": {"q": json.dumps(call)},
+                   "assert": [{"type": "is-valid-openai-function-call"}]},
+                  {"description": "invalid", "vars": {"q": json.dumps({**call, "arguments": "{}"})},
+                   "assert": [{"type": "is-valid-openai-function-call"}]}]}))
+    assert _run(load_suite(config), tmp_path / "run") == {"valid": "passed", "invalid": "failed"}
+
+
+@pytest.mark.parametrize(("kind", "words"), [("select-best", "compares the outputs"), ("max-score", "best of"),
+                                             ("classifier", "moderation")])
+def test_cross_output_and_model_types_are_explained_errors(tmp_path: Path, kind: str, words: str) -> None:
+    config = tmp_path / "promptfooconfig.yaml"
+    config.write_text(f"prompts: ['{{{{q}}}}']\nproviders: [echo]\ntests:\n  - vars: {{q: hi}}\n"
+                      f"    assert:\n      - type: {kind}\n        value: x\n")
+    with pytest.raises(SuiteError) as info:
+        load_suite(config).validate()
+    problem = info.value.problems[0]
+    assert problem.line == 6 and words in (problem.suggestion or "")
+
+
+def test_new_types_run_from_a_config(tmp_path: Path) -> None:
+    config = tmp_path / "promptfooconfig.yaml"
+    config.write_text(
+        "prompts: ['{{q}}']\nproviders: [echo]\ntests:\n"
+        "  - description: refusal\n    vars: {q: \"I'm sorry, but I can't help with that.\"}\n"
+        "    assert: [{type: is-refusal},\n"
+        "             {type: meteor, value: \"I'm sorry, but I can't help with that.\", alpha: 0.8}]\n"
+        "  - description: no tools\n    vars: {q: hello}\n"
+        "    assert: [{type: not-trajectory:tool-used, value: [delete_account]}]\n")
+    assert _run(load_suite(config), tmp_path / "run") == {"refusal": "passed", "no tools": "passed"}

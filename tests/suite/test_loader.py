@@ -298,7 +298,7 @@ def test_every_problem_in_a_file_names_a_line_and_prints_on_one_line(tmp_path):
     path = _write(tmp_path, "s.yaml", 'target: {type: echo}\ncases: [{output: x}]\n"\\e[2Jkey": 1\n')
     assert _problems(path) == [
         f"{path}:3: \\x1b[2Jkey: unknown suite field '\\x1b[2Jkey' — allowed: calibration, cases, cases_file, "
-        "defaults, description, judge, metrics, name, options, prompt, target, tests"]
+        "defaults, description, judge, metrics, name, options, prompt, prompts, target, targets, tests"]
     path = _write(tmp_path, "t.yaml", "target: {type: echo}\n")
     assert _problems(path) == [f"{path}:1: the suite has no cases — add `cases:` or `cases_file:`"]
 

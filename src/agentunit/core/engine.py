@@ -120,6 +120,8 @@ class Engine:
         self.store = store
         self.options = options or RunOptions()
         base_dir = suite.path.parent if suite.path else None
+        if target is None and getattr(suite, "variants", None) is not None:
+            target = suite.build_target()  # `targets:`: one target per label
         self.target = target if target is not None else make_target(suite.target, base_dir)
         self.on_progress = on_progress
         self.judge = judge  # a JudgeService to use instead of the suite's (dry runs count calls with one)
@@ -136,6 +138,9 @@ class Engine:
         self._done = 0
         self._in_flight = 0
         self.run_id: str | None = None
+        # The prompts × targets labels to record per case (None: not a matrix suite, nothing to do per case).
+        self._matrix_keys: tuple[str, str] | None = getattr(suite, "matrix_keys", None)
+        self._target_transforms = bool(getattr(suite, "has_transforms", False))
 
     # -- jobs -----------------------------------------------------------------------------------
 
@@ -265,6 +270,8 @@ class Engine:
             outcome, error = Outcome(output=None, success=False), f"{type(exc).__name__}: {exc}"
         if metrics is None:
             metrics = self._metrics_of(case)
+        if error is None and outcome.output is not None and (self._target_transforms or self.suite.case_transforms):
+            error = self._transform(case, outcome)
         if error is None and outcome.success is False and outcome.error:
             error = outcome.error
         if error is not None:
@@ -287,6 +294,8 @@ class Engine:
             outcome.output = scrub(outcome.output, secrets)
             results = [_scrub_result(r, secrets) for r in results]
         envelope = _envelope(outcome, case)
+        if self._matrix_keys is not None:
+            envelope = _with_labels(envelope, case, self._matrix_keys)
         self.store.add_case(run_id, seq, case.id, repeat, status=status, passed=passed, score=case_score,
                             prompt=case.query, output=outcome.output, error=error, latency_ms=outcome.latency_ms,
                             cached=outcome.cached, envelope=scrub(envelope, secrets) if secrets else envelope,
@@ -294,6 +303,23 @@ class Engine:
         self._done += 1
         if self.on_progress is not None:
             self.on_progress(self._done, None)
+
+    def _transform(self, case: DatasetCase, outcome: Outcome) -> str | None:
+        """Apply the target's and the case's ``transform`` to the output; the error naming the field, if any
+        (the output is left as the target gave it, for the reports)."""
+        from agentunit.suite.transform import TransformError, transform_context
+
+        transforms = self.suite.transforms_for(case, called=case.output is None)
+        if not transforms:
+            return None
+        output, context = outcome.output, transform_context(case)
+        try:
+            for transform in transforms:
+                output = transform.apply(output, context)
+        except TransformError as exc:
+            return str(exc)
+        outcome.output = output
+        return None
 
     async def _score_within(self, metric: Any, case: DatasetCase, trace: TraceLog, outcome: Outcome,
                             deadline: float) -> MetricResult:
@@ -349,6 +375,12 @@ class Engine:
             judge.store = judge_store_before
             store.flush()
             summary = summarize(store, run_id, options.repeat, options.allow_unmeasured)
+            if self._matrix_keys is not None:
+                from agentunit.reporting.matrix import matrix_summary
+
+                matrix = matrix_summary(store, run_id)
+                if matrix:
+                    summary["matrix"] = matrix
             used = {k: getattr(judge.stats, k) - getattr(judge_before, k) for k in vars(judge_before)}
             if any(used.values()):
                 cost = judge.cost_of({"prompt_tokens": used["prompt_tokens"],
@@ -444,6 +476,16 @@ def _envelope(outcome: Outcome, case: DatasetCase) -> dict[str, Any] | None:
     if media:
         data["media"] = media
     return data or None
+
+
+def _with_labels(envelope: dict[str, Any] | None, case: DatasetCase,
+                 keys: tuple[str, str]) -> dict[str, Any] | None:
+    """The envelope with ``matrix: {prompt, target}``, the case's labels in the prompts × targets matrix."""
+    prompt, target = case.metadata.get(keys[0]), case.metadata.get(keys[1])
+    if prompt is None and target is None:
+        return envelope
+    labels = {"prompt": None if prompt is None else str(prompt), "target": None if target is None else str(target)}
+    return {**(envelope or {}), "matrix": labels}
 
 
 def _public_options(options: RunOptions) -> dict[str, Any]:

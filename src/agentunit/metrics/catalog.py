@@ -13,6 +13,7 @@ from agentunit.metrics import (  # noqa: F401
     numeric,
     overlap,
     performance,
+    promptfoo_compat,
     rag,
     reference,
     script,

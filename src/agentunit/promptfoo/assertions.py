@@ -10,7 +10,6 @@ the test's vars, as in promptfoo.
 
 from __future__ import annotations
 
-import csv
 import re
 from pathlib import Path
 from typing import Any
@@ -21,7 +20,7 @@ from agentunit.suite.fields import shown
 from agentunit.suite.problems import Problems
 
 ASSERTION_KEYS = ("type", "value", "threshold", "weight", "metric", "config", "assert", "provider",
-                  "rubricPrompt", "transform", "contextTransform")
+                  "rubricPrompt", "transform", "contextTransform", "alpha", "beta", "gamma")
 # promptfoo name → agentunit name, where they differ.
 RENAMED = {
     "model-graded-factuality": "factuality",
@@ -34,9 +33,21 @@ PROMPTFOO_THRESHOLDS = {"similar": 0.75}
 _NO_EQUIVALENT = {
     "javascript": "write the check in Python: {type: python, value: \"<expression over output>\"}",
     "webhook": "call the service from a python assertion",
-    "classifier": "use a python assertion with a local classifier, or llm-rubric",
+    "classifier": "promptfoo runs a HuggingFace text-classification model through its inference API and agentunit "
+                  "ships no such model offline: use `moderation` (toxicity, hate, …), `llm-rubric`, or a python "
+                  "assertion that calls a local transformers pipeline",
     "human": "review outputs in `agentunit view`",
+    "select-best": "select-best compares the outputs of the several prompts/providers of one test, and agentunit "
+                   "scores each case on its own: score each output with llm-rubric and compare the columns of "
+                   "the prompts × providers matrix in `agentunit view`",
+    "max-score": "max-score picks the best of the outputs of one test across prompts/providers, and agentunit "
+                 "scores each case on its own: keep the assertions it aggregates and compare the matrix columns "
+                 "in `agentunit view`",
 }
+# Types whose string value promptfoo splits into a list (parseCommaSeparatedValues).
+SPLIT_TYPES = ("contains-any", "contains-all", "icontains-any", "icontains-all")
+# Types that read the provider's tool/function schemas (provider ``config.tools``/``config.functions``).
+TOOL_SCHEMA_TYPES = {"is-valid-openai-tools-call": "tools", "is-valid-openai-function-call": "functions"}
 # Types promptfoo reads from a CSV ``__expected`` cell (``type:value`` or ``type(threshold):value``).
 _CELL = re.compile(r"^(not-)?([a-z][a-z0-9:-]*?)(?:\((\d+(?:\.\d+)?)\))?(?::([\s\S]*))?$")
 
@@ -72,14 +83,56 @@ def _known_type(kind: str) -> bool:
 
 
 def split_values(value: str) -> list[str]:
-    """A string value split as promptfoo splits lists: CSV with quoted fields and ``""`` escapes."""
-    rows = list(csv.reader([value], skipinitialspace=True))
-    return [item.strip() for item in rows[0]] if rows else []
+    """A string value split as promptfoo's parseCommaSeparatedValues splits it: fields separated by
+    commas, trimmed; empty fields and repeated commas dropped; a quoted field keeps its commas and
+    spaces, with ``""`` and ``\\"`` for a quote and ``\\\\`` for a backslash (quotes inside an
+    unquoted field are kept as written). Raises ValueError for an unterminated quote or text after a
+    closing quote, as promptfoo does."""
+    results: list[str] = []
+    i, n = 0, len(value)
+    while i < n:
+        while i < n and (value[i].isspace() or value[i] == ","):
+            i += 1
+        if i >= n:
+            break
+        if value[i] != '"':
+            end = value.find(",", i)
+            end = n if end == -1 else end
+            results.append(value[i:end].strip())
+            i = end
+            continue
+        i += 1
+        chars: list[str] = []
+        while True:
+            if i >= n:
+                raise ValueError("unterminated quoted field")
+            if value[i] == "\\" and i + 1 < n and value[i + 1] in ('"', "\\"):
+                chars.append(value[i + 1])
+                i += 2
+            elif value[i] == '"' and i + 1 < n and value[i + 1] == '"':
+                chars.append('"')
+                i += 2
+            elif value[i] == '"':
+                i += 1
+                break
+            else:
+                chars.append(value[i])
+                i += 1
+        results.append("".join(chars))
+        while i < n and value[i].isspace():
+            i += 1
+        if i < n and value[i] != ",":
+            raise ValueError("expected a comma after a quoted field")
+    return results
 
 
 def convert_assertion(entry: Any, key_path: tuple[Any, ...], problems: Problems, *, variables: dict[str, Any],
-                      base_dir: Path, file: str | None = None, line: int | None = None) -> dict[str, Any] | None:
-    """One promptfoo assertion as an agentunit metric entry (None, with a problem, when it cannot run)."""
+                      base_dir: Path, file: str | None = None, line: int | None = None,
+                      provider_config: dict[str, Any] | None = None) -> dict[str, Any] | None:
+    """One promptfoo assertion as an agentunit metric entry (None, with a problem, when it cannot run).
+
+    ``provider_config`` is the provider's ``config``: its ``tools``/``functions`` are the schemas that
+    ``is-valid-openai-tools-call``/``-function-call`` check against, as in promptfoo."""
     where = {"file": file, "line": line}
     if not isinstance(entry, dict):
         problems.error(f"an assertion must be an object like {{type: contains, value: …}}, got {shown(entry)}",
@@ -134,13 +187,31 @@ def convert_assertion(entry: Any, key_path: tuple[Any, ...], problems: Problems,
             problems.error("assert-set needs a list of assertions under `assert:`", key_path, **where)
             return None
         converted = [convert_assertion(c, (*key_path, "assert", i), problems, variables=variables,
-                                       base_dir=base_dir, file=file, line=line) for i, c in enumerate(children)]
+                                       base_dir=base_dir, file=file, line=line, provider_config=provider_config)
+                     for i, c in enumerate(children)]
         if any(c is None for c in converted):
             return None
         out["assert"] = converted
     elif "value" in entry:
         value = _rendered(entry["value"], variables, (*key_path, "value"), problems, where)
         out["value"] = _file_value(value, name, base_dir, (*key_path, "value"), problems, where)
+        if name in SPLIT_TYPES and isinstance(out["value"], str):
+            try:
+                out["value"] = split_values(out["value"])
+            except ValueError as exc:
+                problems.error(f"{kind} value {out['value']!r}: {exc}", (*key_path, "value"), **where,
+                               suggestion='quote items holding commas: a, "b, c", d (\\" or "" for a quote)')
+                return None
+    if name in ("is-xml", "contains-xml") and "value" in out:
+        out["value"] = xml_paths(out["value"])
+    if name == "meteor":  # promptfoo reads alpha/beta/gamma on the assertion itself
+        extra = {k: entry[k] for k in ("alpha", "beta", "gamma") if k in entry}
+        if extra:
+            config = {**(config if isinstance(config, dict) else {}), **extra}
+    if name in TOOL_SCHEMA_TYPES:
+        config = _with_schemas(name, config, provider_config, base_dir, (*key_path, "type"), problems, where)
+        if config is None:
+            return None
     if threshold is None and name in PROMPTFOO_THRESHOLDS:
         threshold = PROMPTFOO_THRESHOLDS[name]
     if threshold is not None:
@@ -151,6 +222,51 @@ def convert_assertion(entry: Any, key_path: tuple[Any, ...], problems: Problems,
     if config:
         out["config"] = config
     return out
+
+
+def xml_paths(value: Any) -> Any:
+    """promptfoo's required-element paths in agentunit's spelling: an index step ``root.item.1.name``
+    (promptfoo) becomes ``root.item[1].name``; a comma-separated string becomes a list."""
+    def one(path: Any) -> Any:
+        if not isinstance(path, str):
+            return path
+        steps: list[str] = []
+        for part in path.strip().split("."):
+            if part.isdigit() and steps and not steps[-1].endswith("]"):
+                steps[-1] += f"[{part}]"
+            else:
+                steps.append(part)
+        return ".".join(steps)
+
+    if isinstance(value, dict) and "requiredElements" in value:
+        return {**value, "requiredElements": xml_paths(value["requiredElements"])}
+    if isinstance(value, str):
+        return [one(p) for p in value.split(",") if p.strip()]
+    if isinstance(value, list):
+        return [one(p) for p in value]
+    return value
+
+
+def _with_schemas(name: str, config: Any, provider_config: dict[str, Any] | None, base_dir: Path,
+                  key_path: tuple[Any, ...], problems: Problems, where: dict[str, Any]) -> dict[str, Any] | None:
+    """The assertion's config with the provider's ``tools``/``functions`` added when it names none."""
+    config = dict(config) if isinstance(config, dict) else {}
+    if "tools" in config or "functions" in config:
+        return config
+    provider_config = provider_config or {}
+    keys = ("tools", "functions") if name == "is-valid-openai-tools-call" else ("functions", "tools")
+    for key in keys:
+        schemas = provider_config.get(key)
+        if schemas is None:
+            continue
+        if isinstance(schemas, str) and schemas.startswith("file://"):
+            schemas = _file_value(schemas, name, base_dir, key_path, problems, where)
+        config[key] = schemas
+        return config
+    problems.error(f"assertion type {name!r} needs the provider's `config.{TOOL_SCHEMA_TYPES[name]}`", key_path,
+                   **where, suggestion=f"declare {TOOL_SCHEMA_TYPES[name]} on the provider, or give the assertion "
+                                       f"`config: {{{TOOL_SCHEMA_TYPES[name]}: [...]}}`")
+    return None
 
 
 def _rendered(value: Any, variables: dict[str, Any], key_path: tuple[Any, ...], problems: Problems,

@@ -21,7 +21,7 @@ from agentunit.errors import AgentUnitError, SuiteError
 from agentunit.media import MediaLimits
 from agentunit.promptfoo.assertions import convert_assertion
 from agentunit.promptfoo.prompts import PromptSpec, read_prompts
-from agentunit.promptfoo.providers import MatrixTarget, ProviderSpec, build_target, read_providers
+from agentunit.promptfoo.providers import MatrixTarget, ProviderSpec, build_target, declared_schemas, read_providers
 from agentunit.promptfoo.testcases import TEST_KEYS, TestSpec, read_tests
 from agentunit.suite.cases import Where, build_case, parse_metric_entry
 from agentunit.suite.fields import shown
@@ -51,12 +51,14 @@ class Matrix:
     default_test: dict[str, Any] = field(default_factory=dict)
     base_dir: Path = field(default_factory=Path.cwd)
     file: str | None = None
+    declared_schemas: dict[str, Any] = field(default_factory=dict)  # tools/functions of overridden providers
 
 
 class PromptfooSuite(Suite):
     """A Suite whose cases are the promptfoo matrix and whose target is per provider."""
 
     matrix: Matrix
+    matrix_keys = ("prompt_label", "provider")  # what reports group the cases by (agentunit.suite.matrix)
 
     def _located_cases(self) -> Iterator[tuple[DatasetCase, Where | None]]:
         calibrator = self._active_calibrator()
@@ -140,6 +142,8 @@ def read_matrix(data: dict[str, Any], path: Path, problems: Problems) -> Matrix:
     matrix = Matrix(base_dir=base_dir, file=str(path))
     matrix.prompts = read_prompts(data.get("prompts"), base_dir, problems)
     matrix.providers = read_providers(providers, (provider_key,), base_dir, env, problems)
+    if override:
+        matrix.declared_schemas = declared_schemas(data.get(provider_key))
     matrix.tests = read_tests(data.get("tests"), str(path), base_dir, problems)
     default = data.get("defaultTest") or {}
     if isinstance(default, str):
@@ -253,7 +257,7 @@ def expand(matrix: Matrix, problems: Problems) -> Iterator[tuple[dict[str, Any],
                     if count > 1:
                         case_id += f" #{count}"
                     raw = _raw_case(case_id, data, default, options, expanded, prompt, provider)
-                    asserts = _assertions(default, data, expanded, matrix, test, problems)
+                    asserts = _assertions(default, data, expanded, matrix, test, problems, provider)
                     yield raw, asserts, where
 
 
@@ -275,8 +279,9 @@ def _raw_case(case_id: str, data: dict[str, Any], default: dict[str, Any], optio
 
 
 def _assertions(default: dict[str, Any], data: dict[str, Any], variables: dict[str, Any], matrix: Matrix,
-                test: TestSpec, problems: Problems) -> list[Assertion]:
+                test: TestSpec, problems: Problems, provider: ProviderSpec | None = None) -> list[Assertion]:
     """defaultTest's assertions, then the test's, converted (those that cannot run are problems)."""
+    provider_config = {**matrix.declared_schemas, **(provider.config if provider is not None else {})}
     out: list[Assertion] = []
     sources = [(default.get("assert"), ("defaultTest", "assert"), matrix.file, None),
                (data.get("assert"), (*test.key_path, "assert"), test.file, test.line)]
@@ -288,7 +293,8 @@ def _assertions(default: dict[str, Any], data: dict[str, Any], variables: dict[s
             continue
         for index, entry in enumerate(entries):
             converted = convert_assertion(entry, (*key_path, index), problems, variables=variables,
-                                          base_dir=matrix.base_dir, file=file, line=line)
+                                          base_dir=matrix.base_dir, file=file, line=line,
+                                          provider_config=provider_config)
             if converted is not None:
                 out.append((converted, file, (*key_path, index), line))
     return out

@@ -25,6 +25,7 @@ from agentunit.errors import AgentUnitError, TargetError
 from agentunit.suite.fields import shown
 from agentunit.suite.problems import Problems
 from agentunit.targets.base import Reply, Target
+from agentunit.targets.matrix import MatrixTarget as MatrixTarget  # shared with native suites' `targets:`
 
 PROVIDER_KEYS = ("id", "label", "config", "prompts", "transform", "delay", "env")
 OPENAI_DEFAULT_MODEL = "gpt-4o-mini"
@@ -45,6 +46,7 @@ class ProviderSpec:
     key_path: tuple[Any, ...]
     prompts: list[str] | None = None
     notes: list[str] = field(default_factory=list)
+    config: dict[str, Any] = field(default_factory=dict)  # the provider's `config` (tools, functions, …)
 
     @property
     def exportable(self) -> bool:
@@ -112,7 +114,23 @@ def _provider(item: Any, path: tuple[Any, ...], base_dir: Path, env: dict[str, A
     if target is None:
         return None
     label = entry.get("label") if isinstance(entry.get("label"), str) else provider_id.strip()
-    return ProviderSpec(label=label, provider_id=provider_id.strip(), target=target, key_path=path, prompts=prompts)
+    return ProviderSpec(label=label, provider_id=provider_id.strip(), target=target, key_path=path, prompts=prompts,
+                        config=config)
+
+
+def declared_schemas(value: Any) -> dict[str, Any]:
+    """The first ``tools``/``functions`` declared in a raw ``providers`` list's configs (kept when an
+    override such as ``AGENTUNIT_PROMPTFOO_PROVIDERS=echo`` replaces the providers)."""
+    for item in value if isinstance(value, list) else [value]:
+        if isinstance(item, dict) and "id" not in item and len(item) == 1 and isinstance(next(iter(item.values())),
+                                                                                         dict):
+            item = next(iter(item.values()))
+        config = item.get("config") if isinstance(item, dict) else None
+        if isinstance(config, dict):
+            found = {k: config[k] for k in ("tools", "functions") if config.get(k) is not None}
+            if found:
+                return found
+    return {}
 
 
 def _target(provider_id: str, config: dict[str, Any], path: tuple[Any, ...], base_dir: Path,
@@ -285,43 +303,6 @@ class PythonFileTarget(Target):
 
     def describe(self) -> dict[str, Any]:
         return {"type": "promptfoo-python", "file": self.spec["file"], "function": self.spec["function"]}
-
-
-class MatrixTarget(Target):
-    """Several providers in one run: each case goes to the target of its ``metadata.provider``."""
-
-    kind = "matrix"
-
-    def __init__(self, targets: dict[str, Target]):
-        super().__init__({"type": "matrix"})
-        self.targets = targets
-        self.cache_enabled = any(t.cache_enabled for t in targets.values())
-
-    def _for(self, case: DatasetCase) -> tuple[str, Target]:
-        label = case.metadata.get("provider")
-        if label not in self.targets:
-            raise TargetError(f"case {case.id!r} names no known provider ({label!r})")
-        return label, self.targets[label]
-
-    def request(self, case: DatasetCase) -> dict[str, Any]:
-        label, target = self._for(case)
-        return {"provider": label, "request": target.request(case)}
-
-    async def send(self, case: DatasetCase, request: dict[str, Any]) -> Reply:
-        _, target = self._for(case)
-        return await target.send(case, request["request"])
-
-    def describe(self) -> dict[str, Any]:
-        return {"type": "matrix", "providers": {k: t.describe() for k, t in self.targets.items()}}
-
-    def redact(self, text: str) -> str:
-        for target in self.targets.values():
-            text = target.redact(text)
-        return text
-
-    async def aclose(self) -> None:
-        for target in self.targets.values():
-            await target.aclose()
 
 
 def build_target(spec: dict[str, Any], base_dir: Path | None) -> Target:

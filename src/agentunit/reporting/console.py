@@ -106,6 +106,24 @@ def metric_lines(case: dict[str, Any], *, errors: bool = False) -> list[tuple[st
     return lines
 
 
+def matrix_lines(summary: dict[str, Any]) -> list[str]:
+    """The prompts × targets table of case pass rates (rows: prompts, columns: targets), values made
+    inert; no lines when the run is not a matrix."""
+    from agentunit.reporting.matrix import matrix_tables
+
+    tables = matrix_tables(summary, per_metric=False)
+    if not tables:
+        return []
+    table = tables[0]
+    head = [visible("prompt \\ target"), *(visible(c) for c in table.columns)]
+    body = [[visible(label), *cells] for label, cells in table.rows]
+    widths = [max(len(row[i]) for row in (head, *body)) for i in range(len(head))]
+    lines = [f"prompts × targets: {table.title}"]
+    lines += ["  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
+              for row in (head, *body)]
+    return [*lines, ""]
+
+
 class _Style:
     def __init__(self, enabled: bool):
         self.enabled = enabled
@@ -136,6 +154,8 @@ def print_summary(result: Any, db_path: str | None = None, out: TextIO | None = 
             write(f"{name.ljust(width)}  {r['rate']:>9}  {ci.ljust(ci_width)}  {r['passed']:>6}  {r['failed']:>6}  "
                   f"{r['not_measured']:>12}  {r['error']:>6}  {r['info']:>4}  {score}\n")
         write("\n")
+    for line in matrix_lines(s):
+        write(line + "\n")
     shown = 0
     for case in result.store.iter_cases(result.run_id, only_unpassed=True, limit=MAX_FAILURES_SHOWN):
         shown += 1

@@ -149,6 +149,7 @@ def write_html(result: Any, path: str | Path) -> None:
             out.write(f"<tr><td>{_e(r['metric'])}</td><td>{r['rate']}</td><td>{r['passed']}</td>"
                       f"<td>{r['failed']}</td><td>{r['not_measured']}</td><td>{r['error']}</td></tr>")
         out.write("</table>")
+        _write_matrix(out, s)
         _write_repeat(out, s)
         out.write(_filter_form(metric_names, s["cases"]))
         out.write("<table id='cases'><tr><th>case</th><th>status</th><th>prompt</th><th>output</th>"
@@ -177,6 +178,19 @@ def _filter_form(metric_names: list[str], total: int) -> str:
             f"<label>failing metric<select name='metric'><option value=''>any</option>{metrics}</select></label>"
             "<label>search<input type='search' name='q' size='32'></label>"
             f"<span><b id='shown'>{total}</b> of {total} cases shown</span></form>")
+
+
+def _write_matrix(out: Any, summary: dict[str, Any]) -> None:
+    """The prompts × targets tables: cases passed, then each metric (rows: prompts, columns: targets)."""
+    from agentunit.reporting.matrix import matrix_tables
+
+    for table in matrix_tables(summary):
+        title = "cases passed" if table.title == "cases passed" else f"metric {_e(table.title)}"
+        out.write(f"<h2>Prompts × targets: {title}</h2><table class='matrix'><tr><th>prompt \\ target</th>"
+                  + "".join(f"<th>{_e(c)}</th>" for c in table.columns) + "</tr>")
+        for label, cells in table.rows:
+            out.write(f"<tr><th>{_e(label)}</th>" + "".join(f"<td>{_e(c)}</td>" for c in cells) + "</tr>")
+        out.write("</table>")
 
 
 def _write_repeat(out: Any, summary: dict[str, Any]) -> None:

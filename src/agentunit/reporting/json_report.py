@@ -12,7 +12,8 @@ METRIC_KEYS = ("metric", "value", "passed", "threshold", "reason", "detail", "er
 
 
 def case_dict(case: dict[str, Any], with_repeat: bool) -> dict[str, Any]:
-    """One case in contract form: id, prompt, output, passed, status, error, latency_ms, metrics; and
+    """One case in contract form: id, prompt, output, passed, status, error, latency_ms, metrics; in a
+    prompts × targets run, ``prompt_label`` and ``target_label``; and
     ``media`` (``{field, source, sha256, mime, size}`` per medium) when the case or its reply had any
     (an image's ``thumbnail`` is the HTML report's: left out here)."""
     out = {"id": case["id"], "prompt": case["prompt"], "output": case["output"], "passed": case["passed"],
@@ -20,6 +21,9 @@ def case_dict(case: dict[str, Any], with_repeat: bool) -> dict[str, Any]:
            "metrics": [{k: m[k] for k in METRIC_KEYS} for m in case["metrics"]]}
     if with_repeat:
         out["repeat"] = case["repeat"]
+    envelope = case.get("envelope")
+    if isinstance(envelope, dict) and isinstance(envelope.get("matrix"), dict):  # a prompts × targets run
+        out["prompt_label"], out["target_label"] = envelope["matrix"].get("prompt"), envelope["matrix"].get("target")
     media = media_of_case(case)
     if media:
         out["media"] = [{k: v for k, v in r.items() if k != "thumbnail"} if isinstance(r, dict) else r

@@ -65,6 +65,7 @@ def write_markdown(result: Any, path: str | Path) -> None:
         score = score_text(statistics.get("metrics", {}).get(row["metric"]))
         lines.append(f"| {inert(row['metric'])} | {row['rate']} | {row['passed']} | {row['failed']} | "
                      f"{row['not_measured']} | {row['error']} | {row['info']} | {ci} | {score} |")
+    lines += _matrix_lines(s)
     lines += ["", "## Failed, errored and unmeasured cases", ""]
     listed = 0
     for case in result.store.iter_cases(result.run_id, only_unpassed=True, limit=MAX_LISTED):
@@ -80,6 +81,20 @@ def write_markdown(result: Any, path: str | Path) -> None:
         lines.append("None.")
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def _matrix_lines(summary: dict[str, Any]) -> list[str]:
+    """The prompts × targets tables (cases passed, then each metric), labels made inert."""
+    from agentunit.reporting.matrix import matrix_tables
+
+    lines: list[str] = []
+    for table in matrix_tables(summary):
+        title = "cases passed" if table.title == "cases passed" else f"metric {inert(table.title)}"
+        lines += ["", f"### Prompts × targets: {title}", "",
+                  "| prompt \\ target | " + " | ".join(inert(c) for c in table.columns) + " |",
+                  "|---" * (len(table.columns) + 1) + "|"]
+        lines += [f"| {inert(label)} | " + " | ".join(cells) + " |" for label, cells in table.rows]
+    return lines
 
 
 def _repeat_lines(statistics: dict[str, Any]) -> list[str]:

@@ -26,40 +26,11 @@ from pathlib import Path
 from typing import Any
 
 from agentunit.errors import AgentUnitError
+from agentunit.store import schema
+from agentunit.store.location import is_postgres_url
 from agentunit.store.text import encodable, encodable_json, encodable_or_none
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS runs (
-    run_id TEXT PRIMARY KEY, suite TEXT NOT NULL, suite_path TEXT, suite_hash TEXT,
-    started_at TEXT NOT NULL, finished_at TEXT, status TEXT NOT NULL,
-    options TEXT, target TEXT, summary TEXT
-);
-CREATE TABLE IF NOT EXISTS case_results (
-    run_id TEXT NOT NULL, seq INTEGER NOT NULL, case_id TEXT NOT NULL, repeat INTEGER NOT NULL,
-    status TEXT NOT NULL, passed INTEGER NOT NULL, score REAL, prompt TEXT, output TEXT, error TEXT,
-    latency_ms REAL, cached INTEGER NOT NULL DEFAULT 0, envelope TEXT, recorded_at REAL NOT NULL,
-    output_hash TEXT,
-    PRIMARY KEY (run_id, case_id, repeat)
-);
-CREATE TABLE IF NOT EXISTS metric_results (
-    run_id TEXT NOT NULL, case_id TEXT NOT NULL, repeat INTEGER NOT NULL, position INTEGER NOT NULL,
-    metric TEXT NOT NULL, status TEXT NOT NULL, value REAL, passed INTEGER, threshold REAL, weight REAL,
-    reason TEXT, detail TEXT, error TEXT, label TEXT,
-    PRIMARY KEY (run_id, case_id, repeat, position)
-);
-CREATE TABLE IF NOT EXISTS cache (
-    key TEXT PRIMARY KEY, reply TEXT NOT NULL, latency_ms REAL, created_at REAL NOT NULL, refs TEXT
-);
-CREATE TABLE IF NOT EXISTS judge_cache (
-    key TEXT PRIMARY KEY, reply TEXT NOT NULL, created_at REAL NOT NULL
-);
-CREATE TABLE IF NOT EXISTS texts (
-    hash TEXT PRIMARY KEY, body TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS case_results_order ON case_results (run_id, seq, repeat);
-"""
-# Columns added after the first release; databases created before get them on open.
-_ADDED_COLUMNS = (("case_results", "output_hash", "TEXT"), ("cache", "refs", "TEXT"))
+SCHEMA = ";\n".join(schema.create_statements(schema.SQLITE)) + ";"  # the SQLite rendering (agentunit.store.schema)
 
 DEFAULT_DB = Path(".agentunit") / "agentunit.db"
 LARGE_TEXT = 4096
@@ -68,12 +39,18 @@ _CASE_COLUMNS = ("run_id", "seq", "case_id", "repeat", "status", "passed", "scor
                  "latency_ms", "cached", "envelope", "recorded_at", "output_hash")
 _METRIC_COLUMNS = ("run_id", "case_id", "repeat", "position", "metric", "status", "value", "passed", "threshold",
                    "weight", "reason", "detail", "error", "label")
-_INSERT_CASE = (f"INSERT OR REPLACE INTO case_results ({', '.join(_CASE_COLUMNS)})"
-                f" VALUES ({', '.join('?' * len(_CASE_COLUMNS))})")
-_INSERT_METRIC = (f"INSERT OR REPLACE INTO metric_results ({', '.join(_METRIC_COLUMNS)})"
-                  f" VALUES ({', '.join('?' * len(_METRIC_COLUMNS))})")
-_INSERT_CACHE = "INSERT OR REPLACE INTO cache (key, reply, latency_ms, created_at, refs) VALUES (?, ?, ?, ?, ?)"
-_INSERT_TEXT = "INSERT OR IGNORE INTO texts (hash, body) VALUES (?, ?)"
+_RUN_COLUMNS = schema.table("runs").column_names
+
+
+def _statements(dialect: str) -> dict[str, str]:
+    """The write statements of a store, rendered for ``dialect``."""
+    return {"case": schema.upsert_sql("case_results", _CASE_COLUMNS, dialect),
+            "metric": schema.upsert_sql("metric_results", _METRIC_COLUMNS, dialect),
+            "cache": schema.upsert_sql("cache", ("key", "reply", "latency_ms", "created_at", "refs"), dialect),
+            "judge": schema.upsert_sql("judge_cache", ("key", "reply", "created_at"), dialect),
+            "text": schema.insert_ignore_sql("texts", ("hash", "body"), dialect)}
+
+
 # How a refused value is replaced in the reduced form of a row (columns not named here are kept).
 _TEXT_COLUMNS = frozenset({"prompt", "output", "error", "metric", "reason", "label"})
 _JSON_COLUMNS = frozenset({"envelope", "detail"})
@@ -92,20 +69,27 @@ class Store:
     """One SQLite database. Use ``add_case`` during a run and ``flush``/``close`` at the end.
 
     ``problems`` lists every write that was reduced or skipped (a case stored with a note in place of
-    a value SQLite refused, a cache entry not cached), for the caller to show.
+    a value SQLite refused, a cache entry not cached), for the caller to show. The PostgreSQL store
+    (``agentunit.store.postgres.PostgresStore``) is this class on another connection and dialect.
     """
+
+    dialect = schema.SQLITE
+    _row_errors: tuple[type[BaseException], ...] = _ROW_ERRORS
+    _sql = _statements(schema.SQLITE)
+
+    def __new__(cls, path: str | Path = DEFAULT_DB, **options: Any) -> Store:
+        """``Store("postgresql://…")`` opens a ``PostgresStore`` (psycopg is imported only then)."""
+        if cls is Store and is_postgres_url(path):
+            from agentunit.store.postgres import PostgresStore
+
+            return super().__new__(PostgresStore)
+        return super().__new__(cls)
 
     def __init__(self, path: str | Path = DEFAULT_DB, *, batch_size: int = 2000, flush_interval: float = 0.5,
                  large_text: int = LARGE_TEXT):
         self.path = str(path)
-        if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        self.conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, uri=True)
-        self.conn.execute("PRAGMA journal_mode=WAL")
-        self.conn.execute("PRAGMA synchronous=NORMAL")
-        self.conn.execute("PRAGMA busy_timeout=5000")
-        self.conn.executescript(SCHEMA)
-        _add_missing_columns(self.conn)
+        self.conn = self._connect()
+        schema.upgrade(self.conn, self.dialect, self.path)
         self.batch_size = batch_size
         self.flush_interval = flush_interval
         self.large_text = large_text
@@ -117,10 +101,29 @@ class Store:
         self._last_flush = time.monotonic()
         self._read_only_source = False
         self._source_has_refs = False
+        self._source: Any = None  # a read-only PostgreSQL connection when the caches come from one
+
+    def _connect(self) -> Any:
+        """Open (creating if needed) the database at ``self.path``."""
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        # Writers wait up to 30 s for one another (several runs into one file on a loaded machine); set
+        # before anything else, since switching a new file to WAL takes a lock other openers wait for.
+        conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, uri=True, timeout=30)
+        conn.execute("PRAGMA busy_timeout=30000")
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")
+        return conn
 
     def read_caches_from(self, path: str | Path) -> None:
-        """Also look up target and judge caches in another database, read-only (for ``--dry-run``)."""
-        if Path(path).exists():
+        """Also look up target and judge caches in another database, read-only (for ``--dry-run``):
+        a SQLite file (attached) or a ``postgresql://`` URL."""
+        if is_postgres_url(path):
+            from agentunit.store.postgres import connect_read_only as connect_postgres
+
+            self._source = connect_postgres(str(path))
+            self._read_only_source = self._source_has_refs = True
+        elif Path(path).exists():
             self.conn.execute("ATTACH DATABASE ? AS source", (f"file:{path}?mode=ro",))
             self._read_only_source = True
             columns = {row[1] for row in self.conn.execute("PRAGMA source.table_info(cache)")}
@@ -143,7 +146,7 @@ class Store:
                           (status, finished_at, encodable_json(summary) if summary else None, run_id))
 
     def get_run(self, run_id: str) -> dict[str, Any] | None:
-        cur = self.conn.execute("SELECT * FROM runs WHERE run_id = ?", (run_id,))
+        cur = self.conn.execute(f"SELECT {', '.join(_RUN_COLUMNS)} FROM runs WHERE run_id = ?", (run_id,))
         row = cur.fetchone()
         if row is None:
             return None
@@ -212,10 +215,11 @@ class Store:
         if not (self._cases or self._cache or self._texts):
             return
         try:
-            self._write([(_INSERT_TEXT, list(self._texts.items())), (_INSERT_CASE, self._cases),
-                         (_INSERT_METRIC, self._metrics), (_INSERT_CACHE, self._cache_rows())])
+            sql = self._sql
+            self._write([(sql["text"], list(self._texts.items())), (sql["case"], self._cases),
+                         (sql["metric"], self._metrics), (sql["cache"], self._cache_rows())])
             lost: list[str] = []
-        except _ROW_ERRORS:
+        except self._row_errors:
             lost = self._write_one_by_one()
         # Cleared only once written: after an interrupt or a database error the next flush writes
         # the same rows again (INSERT OR REPLACE: nothing is duplicated).
@@ -249,7 +253,7 @@ class Store:
     def _try_write(self, statements: list[tuple[str, list[tuple[Any, ...]]]]) -> Exception | None:
         try:
             self._write(statements)
-        except _ROW_ERRORS as exc:
+        except self._row_errors as exc:
             return exc
         return None
 
@@ -257,7 +261,7 @@ class Store:
         """The slow path after a failed batch: each row alone, reduced if needed. Returns lost cases."""
         refused_texts = set()
         for key, body in self._texts.items():
-            if self._try_write([(_INSERT_TEXT, [(key, body)])]) is not None:
+            if self._try_write([(self._sql["text"], [(key, body)])]) is not None:
                 refused_texts.add(key)
         metrics: dict[tuple[Any, Any, Any], list[tuple[Any, ...]]] = {}
         for row in self._metrics:
@@ -269,7 +273,7 @@ class Store:
             if case[-1] in refused_texts:
                 notes.append(_note("output", "its text could not be stored"))
                 case = (*case[:8], notes[0], *case[9:-1], None)
-            elif self._try_write([(_INSERT_CASE, [case]), (_INSERT_METRIC, rows)]) is None:
+            elif self._try_write([(self._sql["case"], [case]), (self._sql["metric"], rows)]) is None:
                 continue
             reduced, case_notes = self._reduce(case, _CASE_COLUMNS)
             reduced_rows = []
@@ -278,14 +282,14 @@ class Store:
                 reduced_rows.append(reduced_row)
                 notes += [f"{row[4]}: {note}" for note in metric_notes]
             notes = case_notes + notes
-            failure = self._try_write([(_INSERT_CASE, [reduced]), (_INSERT_METRIC, reduced_rows)])
+            failure = self._try_write([(self._sql["case"], [reduced]), (self._sql["metric"], reduced_rows)])
             where = f"case {encodable(str(case[2]))!r} #{case[3]}"
             if failure is None:
                 self.problems.append(f"{where} stored reduced: {'; '.join(notes)}")
             else:
                 lost.append(f"{where}: {type(failure).__name__}: {failure}")
         for row in self._cache_rows():
-            failure = self._try_write([(_INSERT_CACHE, [row])])
+            failure = self._try_write([(self._sql["cache"], [row])])
             if failure is not None:
                 self.problems.append(f"a target reply was not cached: {type(failure).__name__}: {failure}")
         self.problems.extend(f"lost {item}" for item in lost)
@@ -326,7 +330,7 @@ class Store:
         """Why SQLite cannot bind ``value`` (None when it can)."""
         try:
             self.conn.execute("SELECT ?", (value,))
-        except _ROW_ERRORS as exc:
+        except self._row_errors as exc:
             return exc
         return None
 
@@ -339,8 +343,7 @@ class Store:
             row = self.conn.execute("SELECT reply, latency_ms, refs FROM cache WHERE key = ?", (key,)).fetchone()
         if row is None and self._read_only_source:
             refs = "refs" if self._source_has_refs else "NULL"
-            row = self.conn.execute(f"SELECT reply, latency_ms, {refs} FROM source.cache WHERE key = ?",
-                                    (key,)).fetchone()
+            row = self._source_row(f"SELECT reply, latency_ms, {refs} FROM source.cache WHERE key = ?", (key,))
         if row is None:
             return None
         reply = self._expand(row[0], row[2])
@@ -400,7 +403,7 @@ class Store:
             return self._texts[key]
         row = self.conn.execute("SELECT body FROM texts WHERE hash = ?", (key,)).fetchone()
         if row is None and self._source_has_refs:
-            row = self.conn.execute("SELECT body FROM source.texts WHERE hash = ?", (key,)).fetchone()
+            row = self._source_row("SELECT body FROM source.texts WHERE hash = ?", (key,))
         return row[0] if row else None
 
     # -- judge cache (judge calls take seconds: written at once, not batched) ----------------------
@@ -408,15 +411,21 @@ class Store:
     def judge_cache_get(self, key: str) -> str | None:
         row = self.conn.execute("SELECT reply FROM judge_cache WHERE key = ?", (key,)).fetchone()
         if row is None and self._read_only_source:
-            row = self.conn.execute("SELECT reply FROM source.judge_cache WHERE key = ?", (key,)).fetchone()
+            row = self._source_row("SELECT reply FROM source.judge_cache WHERE key = ?", (key,))
         return row[0] if row else None
+
+    def _source_row(self, sql: str, params: tuple[Any, ...]) -> tuple[Any, ...] | None:
+        """One row of the read-only source database (``source.`` names its tables in ``sql``)."""
+        if self._source is not None:
+            return self._source.execute(sql.replace("source.", ""), params).fetchone()
+        return self.conn.execute(sql, params).fetchone()
 
     def judge_cache_put(self, key: str, reply_json: str) -> None:
         """Store a judge reply now; one the database refuses is not cached (noted in ``problems``)."""
         try:
-            self.conn.execute("INSERT OR REPLACE INTO judge_cache VALUES (?,?,?)",
+            self.conn.execute(self._sql["judge"],
                               (encodable(key), encodable(reply_json), time.time()))
-        except _ROW_ERRORS as exc:
+        except self._row_errors as exc:
             self.problems.append(f"a judge reply was not cached: {type(exc).__name__}: {exc}")
 
     # -- reads ----------------------------------------------------------------------------------
@@ -493,17 +502,8 @@ class Store:
     def close(self) -> None:
         self.flush()
         self.conn.close()
-
-
-def _add_missing_columns(conn: sqlite3.Connection) -> None:
-    """Bring a database written by an earlier version up to this schema (new columns are nullable)."""
-    for table, column, kind in _ADDED_COLUMNS:
-        if column not in {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}:
-            try:
-                conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
-            except sqlite3.OperationalError as exc:  # another process added it between the check and here
-                if "duplicate column" not in str(exc):
-                    raise
+        if self._source is not None:
+            self._source.close()
 
 
 def _note(column: str, why: str) -> str:
@@ -527,8 +527,14 @@ class UnknownRunError(AgentUnitError):
 def connect_read_only(path: str | Path) -> sqlite3.Connection:
     """Open an existing results database for reading only (nothing is created or upgraded).
 
-    Raises AgentUnitError when the file is missing or is not an agentunit results database.
+    ``path`` may be a ``postgresql://`` URL (then the connection is a
+    ``agentunit.store.postgres.PgConnection``, which takes the same SQL). Raises AgentUnitError when
+    the file is missing or is not an agentunit results database.
     """
+    if is_postgres_url(path):
+        from agentunit.store.postgres import connect_read_only as connect_postgres
+
+        return connect_postgres(str(path))  # type: ignore[return-value]
     if not Path(path).is_file():
         raise AgentUnitError(f"no results database at {path} (run a suite first, or pass --db)")
     try:

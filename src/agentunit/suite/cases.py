@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import weakref
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from agentunit.core.templating import TemplateError, render
@@ -20,13 +21,17 @@ from agentunit.media.fields import CASE_MEDIA_FIELDS, METADATA_MEDIA_KEYS, field
 from agentunit.metrics import create_metric, metric_name_and_label
 from agentunit.metrics.registry import UnknownMetricError, lookup, normalize
 from agentunit.suite.fields import boolean, by_type, check_fields, integer, list_of, mapping, number, shown, text
+from agentunit.suite.locate import format_path
 from agentunit.suite.problems import Problems
+from agentunit.suite.transform import Transform, TransformError, load_transform
 
 CASE_KEYS = frozenset({
     "id", "prompt", "query", "input", "vars", "expected_output", "expcted_output", "context", "metrics",
     "assert", "value", "output", "tools", "expected_tools", "plan", "conversation", "role", "rules",
-    "metadata", "threshold", "description", "expected_pass", *CASE_MEDIA_FIELDS,
+    "metadata", "threshold", "description", "expected_pass", "transform", *CASE_MEDIA_FIELDS,
 })
+# A CSV row's promptfoo columns `__expected`, `__expected1`, … as {column: cell} (see sources.csv_row_to_case).
+EXPECTED_CELLS = "__expected"
 METRIC_KEYS = frozenset({"metric", "type", "value", "expected_output", "expcted_output", "threshold",
                          "weight", "config", "label", "assert", "metrics", "expected_pass"})
 MISSPELLED_EXPECTED = "expcted_output"
@@ -77,6 +82,7 @@ CASE_FIELDS = {
     "description": text(),
     "metadata": mapping(),
     "expected_pass": boolean(),
+    "transform": text(nonblank=True),
     **{name: _media_field(name) for name in CASE_MEDIA_FIELDS},
 }
 METRIC_FIELDS = {"threshold": number(), "weight": number(0), "config": mapping(), "label": text(),
@@ -314,6 +320,8 @@ def build_case(
     verdicts: dict[str, HumanVerdicts] | None = None,
     media_dir: Any = None,
     media_limits: MediaLimits | None = None,
+    prompt_optional: bool = False,
+    transforms: dict[str, Transform] | None = None,
 ) -> DatasetCase | None:
     """Validate one raw case, merge defaults, make its prompt and build its metrics.
 
@@ -321,12 +329,17 @@ def build_case(
     A case carrying human verdicts (``expected_pass`` on the case or its metric entries) has them
     recorded in ``verdicts`` under its id. Media references are checked relative to ``media_dir`` (the
     suite file's folder; the working directory when None) within ``media_limits``.
+    ``prompt_optional``: the suite's ``prompts:`` make the prompt, so a case may have none. A case's
+    ``transform`` (its own, or the defaults') is compiled and put in ``transforms`` under the case id.
     """
     if not isinstance(raw, dict):
         problems.error(f"a case must be an object, got {shown(raw)}", where.key_path, file=where.file,
                        line=where.line)
         return None
     before = len(problems.errors)
+    expected_cells = raw.get(EXPECTED_CELLS) if where.from_data else None
+    if expected_cells is not None:
+        raw = {k: v for k, v in raw.items() if k != EXPECTED_CELLS}
     problems.unknown_keys(raw, CASE_KEYS, where.key_path, "case", file=where.file, line=where.line)
     fields_ok = check_fields(raw, CASE_FIELDS, where.key_path, problems, file=where.file, line=where.line)
     check_media(raw, where.key_path, problems, file=where.file, line=where.line, media_dir=media_dir,
@@ -339,11 +352,20 @@ def build_case(
     case_id = str(data.get("id", f"case-{index}"))
     variables = {**_as_dict(defaults.get("vars")), **_as_dict(data.get("vars"))}
     metrics, own_verdicts = _case_metrics(raw, where, problems)
+    if isinstance(expected_cells, dict):
+        for column, cell in expected_cells.items():
+            entry = expected_cell_entry(column, cell, where, problems)
+            metric = parse_metric_entry(entry, where, (column,), problems, labelled=True) if entry else None
+            if metric is not None:
+                metrics.append(metric)
+                own_verdicts.append(None)
+    transform = _case_transform(raw, data, where, media_dir, problems) if "transform" in data else None
     names = {_identity(m) for m in metrics}
     inherited = [m for m in inherited_metrics if _identity(m) not in names]
     metrics = inherited + metrics
 
-    prompt = _prompt(data, raw, prompt_template, variables, case_id, where, problems) if fields_ok else ""
+    prompt = _prompt(data, raw, prompt_template, variables, case_id, where, problems,
+                     prompt_optional) if fields_ok else ""
     context = data.get("context")
     expected_output = data.get("expected_output")
     for metric in metrics:
@@ -365,6 +387,8 @@ def build_case(
     case_verdict = raw.get("expected_pass")
     if verdicts is not None and (case_verdict is not None or any(v is not None for v in own_verdicts)):
         verdicts[case_id] = HumanVerdicts(case_verdict, (None,) * len(inherited) + tuple(own_verdicts))
+    if transform is not None and transforms is not None:
+        transforms[case_id] = transform
     output = data.get("output")
     if output is not None and not isinstance(output, str):
         output = json.dumps(output, ensure_ascii=False)
@@ -404,12 +428,12 @@ def _case_metrics(raw: dict[str, Any], where: Where, problems: Problems) -> tupl
 
 
 def _prompt(data: dict[str, Any], raw: dict[str, Any], template: str | None, variables: dict[str, Any],
-            case_id: str, where: Where, problems: Problems) -> str:
+            case_id: str, where: Where, problems: Problems, optional: bool = False) -> str:
     """The case's prompt: a cases file's own prompt as written; otherwise the suite's template rendered."""
     key = next((k for k in PROMPT_KEYS if k in data), None)
     source = data[key] if key else template
     if source is None:
-        if data.get("output") is None and data.get("conversation") is None:
+        if not optional and data.get("output") is None and data.get("conversation") is None:
             problems.error("case has no prompt", where.key_path, file=where.file, line=where.line,
                            suggestion="add `prompt:`, or a suite-level `prompt:` template with `vars:`")
         return ""
@@ -431,3 +455,71 @@ def _as_dict(value: Any) -> dict[str, Any]:
 def _as_list(value: Any) -> list[Any] | None:
     """``images``: one reference is a list of one."""
     return None if value is None else value if isinstance(value, list) else [value]
+
+
+def has_prompt(raw: Any, defaults: dict[str, Any]) -> bool:
+    """Whether a case (or the defaults) gives its own prompt (``prompt``, ``query`` or ``input``)."""
+    return any(k in defaults for k in PROMPT_KEYS) or (isinstance(raw, dict) and any(k in raw for k in PROMPT_KEYS))
+
+
+_TRANSFORMS: dict[tuple[str, str, str], Transform] = {}
+_TRANSFORM_CACHE_LIMIT = 256
+
+
+def _case_transform(raw: dict[str, Any], data: dict[str, Any], where: Where, media_dir: Any,
+                    problems: Problems) -> Transform | None:
+    """The case's ``transform`` (its own, else the defaults'), compiled once per source; a cases file's own
+    transform is refused: it is code, and a cases file is data."""
+    own = "transform" in raw
+    key_path = where.at("transform") if own else ("defaults", "transform")
+    located = {"file": where.file, "line": where.line} if own else {}
+    if own and where.from_data:
+        problems.error("transform runs code, and a cases file is data", key_path, **located,
+                       suggestion="put `transform:` on the suite's target, in `defaults:` or on an inline case "
+                                  "(rename a `transform` column that is a var)")
+        return None
+    source = data["transform"]
+    if not isinstance(source, str):
+        return None  # reported by the field checks
+    field = format_path(key_path)
+    cache_key = (source, field, str(media_dir))
+    found = _TRANSFORMS.get(cache_key)
+    if found is None:
+        try:
+            found = load_transform(source, field, Path(media_dir) if media_dir is not None else None)
+        except TransformError as exc:
+            problems.error(f"transform {exc}", key_path, **located, suggestion=exc.suggestion)
+            return None
+        if len(_TRANSFORMS) >= _TRANSFORM_CACHE_LIMIT:
+            _TRANSFORMS.clear()
+        _TRANSFORMS[cache_key] = found
+    return found
+
+
+def expected_cell_entry(column: str, cell: Any, where: Where, problems: Problems) -> dict[str, Any] | None:
+    """A CSV ``__expected`` cell read as promptfoo reads it (``contains: foo``, ``not-equals: bar``,
+    ``llm-rubric: …``, ``similar(0.8): …``; plain text is ``equals``) as a metric entry; None (with a
+    problem at the column) for JavaScript. The ``__metric`` column, carried as ``{label}``, names it."""
+    from agentunit.promptfoo.assertions import PROMPTFOO_THRESHOLDS, RENAMED, assertion_from_string
+
+    label = None
+    if isinstance(cell, dict):
+        cell, label = cell.get("cell"), cell.get("label")
+    entry = assertion_from_string(str(cell).strip())
+    kind = str(entry.get("type", ""))
+    negate, base = kind.startswith("not-"), kind[4:] if kind.startswith("not-") else kind
+    if base == "javascript":
+        problems.error("a JavaScript assertion cannot run here", where.at(column), file=where.file,
+                       line=where.line, suggestion="write it as a python metric in the suite file, or use "
+                                                   "`contains:`, `equals:`, `regex:`, `llm-rubric:` …")
+        return None
+    name = RENAMED.get(base, base)
+    if base.startswith("similar:"):
+        name = "similar"
+        entry["config"] = {"metric": base.split(":", 1)[1]}
+    if "threshold" not in entry and name in PROMPTFOO_THRESHOLDS:
+        entry["threshold"] = PROMPTFOO_THRESHOLDS[name]
+    entry["type"] = ("not-" if negate else "") + name
+    if label:
+        entry["metric"] = label
+    return entry

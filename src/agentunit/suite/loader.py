@@ -33,12 +33,15 @@ from agentunit.suite.fields import (
     template_or_number,
     text,
 )
+from agentunit.suite.locate import format_path
+from agentunit.suite.matrix import SuiteMatrix, TargetVariant, default_target_label, read_prompts
 from agentunit.suite.model import Suite
 from agentunit.suite.problems import Problems
 from agentunit.suite.sources import DocumentError, parse_document
+from agentunit.suite.transform import Transform, TransformError, load_transform
 
-SUITE_KEYS = ("name", "description", "target", "judge", "defaults", "metrics", "options", "prompt",
-              "cases", "cases_file", "tests", "calibration")
+SUITE_KEYS = ("name", "description", "target", "targets", "judge", "defaults", "metrics", "options", "prompt",
+              "prompts", "cases", "cases_file", "tests", "calibration")
 SUITE_FIELDS: dict[str, Check] = {"name": scalar(), "description": text(), "prompt": template(),
                                   "calibration": text(nonblank=True)}
 OPTION_FIELDS: dict[str, Check] = {"concurrency": integer(1), "timeout": number(above=0), "repeat": integer(1),
@@ -159,11 +162,13 @@ def suite_from_dict(data: Any, path: Path | None = None, *, calibration: str | P
     name = data.get("name") if fields_ok else None
     suite = Suite(name=str(name or (path.stem if path else "suite")), path=path, problems=problems,
                   description=data.get("description") if fields_ok else None)
-    suite.target = check_target(data.get("target"), problems)
-    suite.target_declared = data.get("target") is not None
+    base_dir = path.parent if path else None
+    suite.target, suite.target_transform = _single_target(data, problems, base_dir)
+    suite.target_declared = data.get("target") is not None or data.get("targets") is not None
+    _matrix(data, suite, problems, base_dir)
     suite.judge = _judge(data, problems, path.parent if path else None)
     suite.options = _options(data, problems)
-    suite.defaults = _defaults(data.get("defaults"), file, problems)
+    suite.defaults = _defaults(data.get("defaults"), file, problems, base_dir)
     if suite.defaults:
         check_media(suite.defaults, ("defaults",), problems, file=file, line=None, media_dir=suite.media_dir,
                     limits=MediaLimits.from_options(suite.options))
@@ -207,57 +212,119 @@ def _use_calibration(suite: Suite, file: Path, source: str, key: tuple[str, ...]
         problems.error(f"calibration file {source[:200]!r} cannot be used: {exc}", key or ())
 
 
-def check_target(target: Any, problems: Problems) -> dict[str, Any] | None:
-    """Check a target spec (a type name or an object) and return it as an object, None when absent or bad."""
+def check_target(target: Any, problems: Problems, at: tuple[Any, ...] = ("target",),
+                 extra_keys: tuple[str, ...] = ()) -> dict[str, Any] | None:
+    """Check a target spec (a type name or an object) at key path ``at`` and return it as an object, None
+    when absent or bad. ``extra_keys`` (``label``, ``transform``) are allowed and left to the caller."""
     if target is None:
         return None
     if isinstance(target, str):
         target = {"type": target}
     if not isinstance(target, dict):
-        problems.error(f"target must be an object like {{type: http, url: ...}}, got {shown(target)}", ("target",))
+        problems.error(f"target must be an object like {{type: http, url: ...}}, got {shown(target)}", at)
         return None
     kind = target.get("type")
     if not isinstance(kind, str) or kind not in TARGET_FIELDS:
         close = difflib.get_close_matches(kind, list(TARGET_FIELDS), n=1) if isinstance(kind, str) else []
         problems.error(f"unknown target type {kind!r}" if isinstance(kind, str) else
-                       f"target type must be a name, got {shown(kind)}", ("target", "type"),
+                       f"target type must be a name, got {shown(kind)}", (*at, "type"),
                        suggestion=f"did you mean {close[0]!r}?" if close else f"use one of {', '.join(TARGET_FIELDS)}")
         return None
     required, fields = TARGET_FIELDS[kind]
-    problems.unknown_keys(target, ("type", *_COMMON_TARGET_FIELDS, *required, *fields), ("target",),
+    problems.unknown_keys(target, ("type", *_COMMON_TARGET_FIELDS, *required, *fields, *extra_keys), at,
                           f"{kind} target")
     ok = True
     for key in required:
         if key not in target:
-            problems.error(f"{kind} target needs {key!r}", ("target",))
+            problems.error(f"{kind} target needs {key!r}", at)
             ok = False
-    ok = check_fields(target, {**_COMMON_TARGET_FIELDS, **fields}, ("target",), problems) and ok
+    ok = check_fields(target, {**_COMMON_TARGET_FIELDS, **fields}, at, problems) and ok
     if kind == "python" and "function" in target:
-        ok = _python_function(target["function"], problems) and ok
+        ok = _python_function(target["function"], problems, at) and ok
     if kind == "command" and isinstance(target.get("argv"), str):
-        ok = _argv_splits(target["argv"], problems) and ok
+        ok = _argv_splits(target["argv"], problems, at) and ok
     return target if ok else None
 
 
+def _single_target(data: dict[str, Any], problems: Problems,
+                   base_dir: Path | None) -> tuple[dict[str, Any] | None, Transform | None]:
+    """The suite's ``target:`` without its ``transform``, and that transform compiled."""
+    spec = check_target(data.get("target"), problems, extra_keys=("transform",))
+    if spec is None or "transform" not in spec:
+        return spec, None
+    transform = _transform(spec["transform"], ("target", "transform"), problems, base_dir)
+    return {k: v for k, v in spec.items() if k != "transform"}, transform
 
 
-def _python_function(spec: Any, problems: Problems) -> bool:
+def _transform(source: Any, at: tuple[Any, ...], problems: Problems, base_dir: Path | None) -> Transform | None:
+    try:
+        return load_transform(source, format_path(at), base_dir)
+    except TransformError as exc:
+        problems.error(f"transform {exc}", at, suggestion=exc.suggestion or "an expression over `output` such as "
+                       "output.strip().lower(), or file://transform.py:function")
+        return None
+
+
+def _matrix(data: dict[str, Any], suite: Suite, problems: Problems, base_dir: Path | None) -> None:
+    """``prompts:`` and ``targets:``: the lists the cases are expanded over (docs/suite-format.md)."""
+    for single, several in (("prompt", "prompts"), ("target", "targets")):
+        if data.get(single) is not None and data.get(several) is not None:
+            problems.error(f"a suite takes `{single}:` or `{several}:`, not both", (several,),
+                           suggestion=f"move the `{single}:` into the `{several}:` list")
+    prompts = read_prompts(data["prompts"], problems) if data.get("prompts") is not None else []
+    targets = _targets(data["targets"], problems, base_dir) if data.get("targets") is not None else []
+    if prompts or targets:
+        suite.variants = SuiteMatrix(prompts, targets)
+
+
+def _targets(value: Any, problems: Problems, base_dir: Path | None) -> list[TargetVariant]:
+    if not isinstance(value, list) or not value:
+        problems.error(f"targets must be a non-empty list of targets, got {shown(value)}", ("targets",),
+                       suggestion="targets: [{type: echo, label: baseline}, {type: python, function: app:answer}]")
+        return []
+    variants: list[TargetVariant] = []
+    seen: dict[str, int] = {}
+    for index, item in enumerate(value):
+        at = ("targets", index)
+        spec = check_target(item, problems, at, extra_keys=("label", "transform"))
+        if spec is None:
+            continue
+        label = spec.get("label", default_target_label(spec))
+        if not isinstance(label, (str, int)) or isinstance(label, bool) or not str(label).strip():
+            problems.error(f"label must be text, got {shown(label)}", (*at, "label"))
+            continue
+        label = str(label).strip()
+        if label in seen:
+            if "label" in spec:
+                problems.error(f"target label {label!r} is used twice (also targets[{seen[label]}])", (*at, "label"),
+                               suggestion="give each target a unique `label:`")
+                continue
+            label = f"{label} #{index + 1}"
+        seen[label] = index
+        transform = _transform(spec["transform"], (*at, "transform"), problems, base_dir) \
+            if "transform" in spec else None
+        variants.append(TargetVariant(label, {k: v for k, v in spec.items() if k not in ("label", "transform")},
+                                      transform, index))
+    return variants
+
+
+def _python_function(spec: Any, problems: Problems, at: tuple[Any, ...] = ("target",)) -> bool:
     if callable(spec):
         return True
     if not isinstance(spec, str) or ":" not in spec or not all(spec.partition(":")[::2]):
-        problems.error(f"function must be 'module:callable', got {shown(spec)}", ("target", "function"),
+        problems.error(f"function must be 'module:callable', got {shown(spec)}", (*at, "function"),
                        suggestion="for example examples.calc:answer")
         return False
     return True
 
 
-def _argv_splits(argv: str, problems: Problems) -> bool:
+def _argv_splits(argv: str, problems: Problems, at: tuple[Any, ...] = ("target",)) -> bool:
     try:
         if shlex.split(argv):
             return True
-        problems.error("argv is empty", ("target", "argv"), suggestion="name the program to run")
+        problems.error("argv is empty", (*at, "argv"), suggestion="name the program to run")
     except ValueError as exc:  # shlex: "No closing quotation", "No escaped character"
-        problems.error(f"argv cannot be split like a shell command line: {exc}", ("target", "argv"),
+        problems.error(f"argv cannot be split like a shell command line: {exc}", (*at, "argv"),
                        suggestion="close the quote, or give argv as a list")
     return False
 
@@ -299,7 +366,7 @@ def _options(data: dict[str, Any], problems: Problems) -> dict[str, Any]:
     return options
 
 
-def _defaults(defaults: Any, file: str | None, problems: Problems) -> dict[str, Any]:
+def _defaults(defaults: Any, file: str | None, problems: Problems, base_dir: Path | None = None) -> dict[str, Any]:
     """The suite's ``defaults``: checked once here (cases check only their own fields)."""
     if defaults is None:
         return {}
@@ -313,6 +380,9 @@ def _defaults(defaults: Any, file: str | None, problems: Problems) -> dict[str, 
                           ("defaults",), "defaults")
     if not check_fields(defaults, CASE_FIELDS, ("defaults",), problems, file=file):
         return {k: v for k, v in defaults.items() if k == "metrics"}
+    if "transform" in defaults and _transform(defaults["transform"], ("defaults", "transform"), problems,
+                                              base_dir) is None:
+        return {k: v for k, v in defaults.items() if k != "transform"}  # reported once, here
     return defaults
 
 

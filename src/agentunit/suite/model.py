@@ -10,13 +10,15 @@ from typing import TYPE_CHECKING, Any
 from agentunit.datasets.base import DatasetCase
 from agentunit.errors import AgentUnitError, SuiteError
 from agentunit.media import MediaLimits
-from agentunit.suite.cases import HumanVerdicts, Where, build_case
+from agentunit.suite.cases import HumanVerdicts, Where, build_case, has_prompt
+from agentunit.suite.matrix import PROMPT_LABEL, TARGET_LABEL, SuiteMatrix
 from agentunit.suite.problems import Problems
 from agentunit.suite.sources import RawCase, read_case_file
 
 if TYPE_CHECKING:
     from agentunit.calibration.fit import Calibration
     from agentunit.suite.calibrated import Calibrator
+    from agentunit.suite.transform import Transform
     from agentunit.targets.base import Target
 
 KEEP_VALIDATED_CASES = 20_000
@@ -52,6 +54,9 @@ class Suite:
     calibration: Calibration | None = None
     calibration_source: str | None = None
     judge_description: dict[str, Any] | None = None  # the run's judge when it is not ``judge`` (a service)
+    variants: SuiteMatrix | None = None  # `prompts:` × `targets:` (docs/suite-format.md)
+    target_transform: Transform | None = None  # the single `target:`'s transform
+    case_transforms: dict[str, Transform] = field(default_factory=dict, repr=False)  # by case id, as built
     _validated: list[DatasetCase] | None = field(default=None, repr=False)
     _calibrator: Calibrator | None = field(default=None, repr=False)
 
@@ -94,15 +99,57 @@ class Suite:
         inherited = self.suite_metrics + self.default_metrics
         calibrator = self._active_calibrator()
         media_dir, limits = self.media_dir, MediaLimits.from_options(self.options)
+        matrix = self.variants
+        templated = matrix is not None and bool(matrix.prompts)
+        transforms = self.case_transforms
         for index, raw in enumerate(self._raw_cases(), 1):
             where = Where(raw.file, raw.key_path, raw.line, from_data=raw.from_data)
             case = build_case(raw.data, index=index, where=where, defaults=self.defaults,
                               inherited_metrics=inherited, prompt_template=self.prompt, problems=self.problems,
-                              verdicts=self.verdicts, media_dir=media_dir, media_limits=limits)
-            if case is not None:
-                if calibrator is not None:
-                    case.metrics = calibrator.apply(case.metrics)
+                              verdicts=self.verdicts, media_dir=media_dir, media_limits=limits,
+                              prompt_optional=templated, transforms=transforms)
+            if case is None:
+                continue
+            if calibrator is not None:
+                case.metrics = calibrator.apply(case.metrics)
+            if matrix is None:
                 yield case, where
+                continue
+            transform, verdict = transforms.get(case.id), self.verdicts.get(case.id)
+            for expanded in matrix.expand(case, has_prompt(raw.data, self.defaults), where, self.problems):
+                if transform is not None:
+                    transforms[expanded.id] = transform
+                if verdict is not None:
+                    self.verdicts[expanded.id] = verdict
+                yield expanded, where
+
+    @property
+    def matrix_keys(self) -> tuple[str, str] | None:
+        """The metadata keys of an expanded case's prompt and target labels (None: the suite has no matrix)."""
+        return (PROMPT_LABEL, TARGET_LABEL) if self.variants is not None else None
+
+    @property
+    def has_transforms(self) -> bool:
+        """Whether any output is transformed (the engine skips the lookup otherwise)."""
+        return bool(self.case_transforms) or self.target_transform is not None or (
+            self.variants is not None and any(t.transform is not None for t in self.variants.targets))
+
+    def transforms_for(self, case: DatasetCase, *, called: bool) -> tuple[Transform, ...]:
+        """The transforms of ``case``'s output, in order: its target's (when the target was ``called``),
+        then the case's own (or the defaults')."""
+        found: list[Transform] = []
+        if called:
+            if self.variants is not None and self.variants.targets:
+                label = case.metadata.get(TARGET_LABEL)
+                target = next((t for t in self.variants.targets if t.label == label), None)
+                if target is not None and target.transform is not None:
+                    found.append(target.transform)
+            elif self.target_transform is not None:
+                found.append(self.target_transform)
+        own = self.case_transforms.get(case.id)
+        if own is not None:
+            found.append(own)
+        return tuple(found)
 
     def use_calibration(self, calibration: Calibration | None, source: str | None = None) -> None:
         """Use ``calibration`` (read from ``source``) for the cases built from now on; None: none."""
@@ -167,15 +214,26 @@ class Suite:
     def build_target(self) -> Target | None:
         """The suite's target, built (a python target imports its module here); a target that cannot be
         built raises SuiteError located at the suite's ``target``."""
+        base_dir = self.path.parent if self.path else None
+        if self.variants is not None and self.variants.targets:
+            built = {t.label: self._built(t.spec, base_dir, ("targets", t.index)) for t in self.variants.targets}
+            if len(built) == 1:
+                return next(iter(built.values()))
+            from agentunit.targets.matrix import MatrixTarget
+
+            return MatrixTarget(built, key=TARGET_LABEL, what="target")
+        return self._built(self.target, base_dir, ("target",))
+
+    def _built(self, spec: dict[str, Any] | None, base_dir: Path | None, at: tuple[Any, ...]) -> Target | None:
         from agentunit.targets import make_target
 
         try:
-            return make_target(self.target, self.path.parent if self.path else None)
+            return make_target(spec, base_dir)
         except Exception as exc:  # importing a python target runs the user's module: anything can happen
             message = str(exc) if isinstance(exc, AgentUnitError) else f"{type(exc).__name__}: {exc}"
-            key = "function" if isinstance(self.target, dict) and "function" in self.target else "type"
+            key = "function" if isinstance(spec, dict) and "function" in spec else "type"
             problems = Problems(file=self.file)
-            problems.error(f"cannot build the target: {message}", ("target", key))
+            problems.error(f"cannot build the target: {message}", (*at, key))
             raise SuiteError(problems.resolve(problems.errors)) from None
 
 

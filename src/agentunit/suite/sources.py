@@ -18,7 +18,7 @@ from typing import Any
 
 import yaml
 
-from agentunit.suite.cases import CASE_KEYS
+from agentunit.suite.cases import CASE_KEYS, EXPECTED_CELLS
 from agentunit.suite.problems import Problems
 
 CASE_FILE_SUFFIXES = (".jsonl", ".csv", ".json", ".yaml", ".yml")
@@ -112,6 +112,7 @@ def _csv(path: Path, file: str, problems: Problems) -> Iterator[RawCase]:
     with path.open(encoding="utf-8", newline="") as handle:
         reader = csv.DictReader(handle)
         try:
+            _check_special_columns(reader.fieldnames or [], file, problems)
             for row in reader:
                 yield RawCase(csv_row_to_case(row), file, (), reader.line_num)
         except csv.Error as exc:
@@ -120,8 +121,29 @@ def _csv(path: Path, file: str, problems: Problems) -> Iterator[RawCase]:
             problems.error(f"not UTF-8 text: {exc.reason}", file=file, line=reader.line_num + 1)
 
 
+SPECIAL_COLUMNS = ("__description", "__metric", "__threshold")
+_EXPECTED_COLUMN = re.compile(r"^__expected\d*$")
+
+
+def _check_special_columns(names: list[str | None], file: str, problems: Problems) -> None:
+    """Columns starting with ``__`` are promptfoo's instructions, never vars: those agentunit does not
+    read are problems at the header line (they would otherwise change nothing, silently)."""
+    for name in names:
+        column = (name or "").strip()
+        if column.startswith("__") and not (_EXPECTED_COLUMN.match(column) or column in SPECIAL_COLUMNS
+                                            or column.startswith("__metadata:")):
+            problems.error(f"column {column!r} is not read by agentunit", (column,), file=file, line=1,
+                           suggestion="use __expected, __expectedN, __description, __metric, __threshold or "
+                                      "__metadata:KEY; rename the column if it is a var")
+
+
 def csv_row_to_case(row: dict[str, Any]) -> dict[str, Any]:
     """Map a CSV row to a case: known case columns by name, every other column becomes a var.
+
+    promptfoo's columns: ``__expected``, ``__expected1``, … are metric entries (kept as
+    ``{column: cell}`` under ``__expected``, read by the case checks as promptfoo reads them),
+    ``__description`` is the case id (and description; an ``id`` column wins), ``__metric`` the label
+    of those entries, ``__threshold`` the case threshold, ``__metadata:KEY`` a metadata value.
 
     ``context``, ``metrics``, ``expected_tools``, ``tools``, ``plan``, ``metadata``, ``conversation``,
     ``images`` and ``vars`` cells holding
@@ -131,10 +153,26 @@ def csv_row_to_case(row: dict[str, Any]) -> dict[str, Any]:
     """
     case: dict[str, Any] = {}
     variables: dict[str, Any] = {}
+    expected: dict[str, Any] = {}
+    label = description = None
+    extra_metadata: dict[str, Any] = {}
     for key, cell in row.items():
         if key is None or cell is None or cell == "":
             continue
         key = key.strip()
+        if key.startswith("__"):
+            if _EXPECTED_COLUMN.match(key):
+                if cell.strip():
+                    expected[key] = cell
+            elif key == "__description":
+                description = cell
+            elif key == "__metric":
+                label = cell.strip() or None
+            elif key == "__threshold":
+                case["threshold"] = _number_or_text(cell)
+            elif key.startswith("__metadata:"):
+                extra_metadata[key[len("__metadata:"):]] = cell
+            continue  # any other `__` column is a problem at the header (see _check_special_columns)
         if key in ("context", "metrics", "expected_tools", "tools", "plan", "metadata", "conversation", "vars",
                    "images"):
             text = cell.strip()
@@ -153,6 +191,16 @@ def csv_row_to_case(row: dict[str, Any]) -> dict[str, Any]:
             case[key] = cell
         else:
             variables[key] = cell
+    if description is not None:
+        case.setdefault("description", description)
+        case.setdefault("id", description)
+    if extra_metadata:
+        given = case.get("metadata")
+        if given is None or isinstance(given, dict):  # a `metadata` JSON cell wins over same-named columns
+            case["metadata"] = {**extra_metadata, **(given or {})}
+    if expected:
+        case[EXPECTED_CELLS] = {k: {"cell": v, "label": label} if label else v
+                                for k, v in sorted(expected.items(), key=lambda kv: _expected_order(kv[0]))}
     if variables:
         given = case.get("vars")
         if given is None:
@@ -161,6 +209,11 @@ def csv_row_to_case(row: dict[str, Any]) -> dict[str, Any]:
             case["vars"] = {**variables, **given}
         # any other `vars` cell is left for the case checks to report
     return case
+
+
+def _expected_order(column: str) -> int:
+    digits = column[len("__expected"):]
+    return int(digits) if digits else 0
 
 
 def _number_or_text(cell: str) -> Any:

@@ -15,6 +15,7 @@ from typing import Any
 
 from agentunit.errors import AgentUnitError
 from agentunit.reporting.charts import pass_counts, wilson
+from agentunit.store.location import redact_url
 from agentunit.viewer import queries
 from agentunit.viewer.queries import ViewerError
 
@@ -42,7 +43,7 @@ def _resolve(db_path: str | Path, conn: sqlite3.Connection, name: str) -> str:
     else:
         row = conn.execute("SELECT run_id FROM runs WHERE run_id = ?", (name,)).fetchone()
     if row is None:
-        raise ViewerError(f"no run {name!r} in {db_path}")
+        raise ViewerError(f"no run {name!r} in {redact_url(db_path)}")
     return str(row[0])
 
 

@@ -15,6 +15,7 @@ from typing import Any
 from urllib.parse import quote
 
 from agentunit.errors import AgentUnitError
+from agentunit.store.location import is_postgres_url
 
 PREVIEW_CHARS = 240
 CASE_STATUSES = ("passed", "failed", "errored", "unmeasured")
@@ -26,7 +27,18 @@ class ViewerError(AgentUnitError):
 
 
 def connect(db_path: str | Path) -> sqlite3.Connection:
-    """Open ``db_path`` read-only; ViewerError (naming the path) when it is missing or not a results DB."""
+    """Open ``db_path`` read-only; ViewerError (naming the path) when it is missing or not a results DB.
+
+    A ``postgresql://`` URL opens a read-only ``agentunit.store.postgres.PgConnection``, which takes
+    the SQL below as written (it rewrites the few SQLite-only spellings).
+    """
+    if is_postgres_url(db_path):
+        from agentunit.store.postgres import connect_read_only
+
+        try:
+            return connect_read_only(str(db_path))  # type: ignore[return-value]
+        except AgentUnitError as exc:
+            raise ViewerError(str(exc)) from None
     path = Path(db_path)
     if not path.is_file():
         raise ViewerError(f"no results database at {path} (run `agentunit run SUITE --db {path}` first, "

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, TextIO
 from urllib.parse import parse_qsl, unquote, urlencode, urlsplit
 
+from agentunit.store.location import is_postgres_url, redact_url
 from agentunit.viewer import pages, queries
 
 CSP = ("default-src 'none'; style-src 'self'; img-src data:; script-src 'none'; form-action 'self'; "
@@ -46,7 +47,7 @@ class ViewerServer(ThreadingHTTPServer):
     daemon_threads = True
 
     def __init__(self, db_path: str | Path, host: str = "127.0.0.1", port: int = 0, *, token: str | None = None):
-        self.db_path = Path(db_path)
+        self.db_path: Path | str = db_path if is_postgres_url(db_path) else Path(db_path)
         queries.connect(self.db_path).close()  # a missing or foreign database fails here, before binding
         self.token = token
         self._pool: queue.SimpleQueue[sqlite3.Connection] = queue.SimpleQueue()
@@ -75,7 +76,8 @@ class ViewerServer(ThreadingHTTPServer):
         try:
             yield conn
         finally:
-            self._pool.put(conn)
+            if not getattr(conn, "closed", False):  # a PostgreSQL connection the server dropped is not reused
+                self._pool.put(conn)
 
     def server_close(self) -> None:
         super().server_close()
@@ -101,11 +103,11 @@ def serve(db_path: str | Path, host: str = "127.0.0.1", port: int = 0, *, out: T
     out = out or sys.stdout
     server = make_server(db_path, host, port)
     if server.token:
-        out.write(f"agentunit view: serving {server.db_path} on {host}, reachable from other machines.\n"
+        out.write(f"agentunit view: serving {redact_url(server.db_path)} on {host}, reachable from other machines.\n"
                   f"Every request needs this token (shown once): {server.token}\n"
                   f"Open {server.url}?{urlencode({'token': server.token})}\n")
     else:
-        out.write(f"agentunit view: serving {server.db_path} at {server.url} (Ctrl-C stops it)\n")
+        out.write(f"agentunit view: serving {redact_url(server.db_path)} at {server.url} (Ctrl-C stops it)\n")
     out.flush()
     try:
         server.serve_forever()
@@ -156,6 +158,10 @@ class _Handler(BaseHTTPRequestHandler):
             status, body = pages.error_page(500, str(exc))
         except sqlite3.Error as exc:
             status, body = pages.error_page(500, f"the database could not be read: {exc}")
+        except Exception as exc:  # a PostgreSQL error (psycopg is loaded only for a postgresql:// database)
+            if not type(exc).__module__.startswith("psycopg"):
+                raise
+            status, body = pages.error_page(500, f"the database could not be read: {type(exc).__name__}: {exc}")
         self._send(status, body, head)
 
     def _authorised(self) -> bool:
