@@ -19,7 +19,11 @@ Parts (all by default; ``--part=timing|labelled|asr|language`` runs one; asr run
   word-overlap / lexicon baselines tuned the same way; seconds and judge calls per case.
 - asr: seconds per minute of audio with speech recognition (faster-whisper; needs `agentunit models
   install asr asr-tiny-en`), and the word error rate of the recognised calls against the scripts.
-- language: seconds per minute and per turn of audio-language (Whisper's language ID per turn).
+- language: seconds per minute and per turn of audio-language (Whisper's language ID per turn), then the
+  labelled generated calls of audio-language and audio-language-switch (tests/data/audio/language.jsonl,
+  language_switch.jsonl; clips synthesised by espeak-ng + sox, `make audio-tools`): the confidence floor (and,
+  for audio-language, the averaged vs every-turn reading) chosen on the 16 kHz tune rows, test accuracy per
+  condition (16 kHz, 8 kHz telephone band) next to always-pass and majority-language baselines, seconds per call.
 Usage: python bench/audio.py [REPEATS] [--part=timing|labelled|conversation|asr|language]
        [--metric=coherence|intent|sentiment] [--whole] (conversation: one metric; coherence's whole-call
        method too)
@@ -473,6 +477,147 @@ def language(repeats: int) -> None:
           f"({seconds / turns:.2f} s per turn); per call: {', '.join(found)} (best of {repeats})")
 
 
+def _language_rows(name: str) -> list[dict]:
+    return [json.loads(line) for line in (DATA.parent / f"{name}.jsonl").read_text().splitlines()]
+
+
+def _run_language_set(metric: str, rows: list[dict]) -> list[dict]:
+    """Each row's call composed and scored once (caches cleared): the result and the seconds it took."""
+    from agentunit.audio.asr import clear_asr_cache
+
+    found = []
+    for row in rows:
+        wav, starts = calls.language_call(row)
+        clear_cache()
+        clear_asr_cache()
+        spec = {"metric": metric, "config": {"min_confidence": 0.0}}
+        if metric == "audio-language":
+            spec["value"] = row["value"]
+        begin = time.perf_counter()
+        result = check("", spec, audio=wav)
+        found.append({"row": row, "starts": starts, "seconds": time.perf_counter() - begin,
+                      "turns": result.detail.get("turns", []), "detail": result.detail, "reason": result.reason})
+    return found
+
+
+def _language_verdict(item: dict, floor: float, method: str) -> bool:
+    """audio-language's verdict at ``floor`` from the per-turn languages: ``average`` (the metric: the
+    length-weighted mean distribution's top language, confidence ≥ floor, in the allow-list) or ``every_turn``
+    (every turn identified ≥ floor is in the allow-list, and at least one is)."""
+    allowed, turns = item["row"]["value"], item["turns"]
+    if method == "average":
+        weights = [max(t["end"] - t["start"], 0.01) for t in turns]
+        totals: dict[str, float] = {}
+        for turn, weight in zip(turns, weights, strict=True):
+            for code, p in turn["probs"].items():
+                totals[code] = totals.get(code, 0.0) + weight * p
+        code, p = max(totals.items(), key=lambda x: x[1])
+        return p / sum(weights) >= floor and code in allowed
+    known = [t for t in turns if t["probability"] >= floor]
+    return bool(known) and all(t["language"] in allowed for t in known)
+
+
+def _switches(item: dict, floor: float) -> list[dict]:
+    out, previous = [], None
+    for turn in item["turns"]:
+        if turn["probability"] < floor:
+            continue
+        if previous is not None and turn["language"] != previous["language"]:
+            out.append({"at": turn["start"]})
+        previous = turn
+    return out
+
+
+def _pct(hits: list[bool]) -> str:
+    return f"{100 * sum(hits) / len(hits):5.1f} %" if hits else "    —"
+
+
+def language_set() -> None:
+    """audio-language and audio-language-switch on the labelled generated calls (tests/data/audio/language.jsonl,
+    language_switch.jsonl): settings chosen on tune, accuracy on test per condition next to trivial baselines."""
+    from agentunit.audio.asr import asr_missing
+
+    if asr_missing("asr"):
+        print(f"language set: {asr_missing('asr')}")
+        return
+    sys.path.insert(0, str(DATA.parent))
+    import build
+
+    print(f"language set: espeak-ng {build.espeak_version()}, Whisper base language ID per turn")
+    check("", "audio-language", audio=calls.language_call(_language_rows("language")[0])[0])  # load the model
+    floors = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7)
+    conditions = (("16 kHz", 16_000), ("8 kHz telephone band", 8_000))
+
+    items = _run_language_set("audio-language", _language_rows("language"))
+    tune = [i for i in items if i["row"]["split"] == "tune" and i["row"]["rate"] == 16_000]
+    grid = {(m, f): _acc_of(tune, lambda i, m=m, f=f: _language_verdict(i, f, m))
+            for m in ("average", "every_turn") for f in floors}
+    for (m, f), acc in grid.items():
+        print(f"  audio-language tune 16 kHz: {m:10} min_confidence {f:.1f}: {acc:5.1f} %")
+    best = max(grid.values())  # ties: the shipped method, then the floor closest to the shipped 0.4
+    chosen = min((k for k, acc in grid.items() if acc == best),
+                 key=lambda k: (k[0] != "average", abs(k[1] - 0.4), k[1]))
+    print(f"  chosen on tune: {chosen[0]}, min_confidence {chosen[1]}")
+    spoken = [t[1] for i in items if i["row"]["split"] == "tune" for t in i["row"]["turns"]]
+    majority = max(sorted(set(spoken)), key=spoken.count)  # ties: the first code alphabetically
+    print(f"audio-language (test; baselines: always pass, the majority language {majority!r} of tune):")
+    for label, rate in conditions:
+        test = [i for i in items if i["row"]["split"] == "test" and i["row"]["rate"] == rate]
+        print(f"  {label:21} {len(test):2} rows ({sum(i['row']['label'] for i in test)} pass): "
+              f"ours {_pct([_language_verdict(i, chosen[1], chosen[0]) == i['row']['label'] for i in test])}, "
+              f"average@0.4 {_pct([_language_verdict(i, 0.4, 'average') == i['row']['label'] for i in test])}, "
+              f"every_turn@{chosen[1]} "
+              f"{_pct([_language_verdict(i, chosen[1], 'every_turn') == i['row']['label'] for i in test])}, "
+              f"always pass {_pct([i['row']['label'] for i in test])}, "
+              f"majority {_pct([(majority in i['row']['value']) == i['row']['label'] for i in test])}; "
+              f"{np.mean([i['seconds'] for i in test]):.2f} s per call")
+        for kind in dict.fromkeys(i["row"]["kind"] for i in test):
+            group = [i for i in test if i["row"]["kind"] == kind]
+            print(f"    {kind:14} {len(group):2}: "
+                  f"{_pct([_language_verdict(i, chosen[1], chosen[0]) == i['row']['label'] for i in group])}")
+        wrong = [i for i in test if _language_verdict(i, chosen[1], chosen[0]) != i["row"]["label"]]
+        for i in wrong:
+            print(f"    wrong: {i['row']['id']} {[t[1] for t in i['row']['turns']]} value {i['row']['value']}: "
+                  f"averaged top {i['detail'].get('top')}; turns "
+                  f"{[(t['language'], t['probability']) for t in i['turns']]}")
+
+    items = _run_language_set("audio-language-switch", _language_rows("language_switch"))
+    tune = [i for i in items if i["row"]["split"] == "tune" and i["row"]["rate"] == 16_000]
+    grid = {f: _acc_of(tune, lambda i, f=f: not _switches(i, f)) for f in floors}
+    for f, acc in grid.items():
+        print(f"  audio-language-switch tune 16 kHz: min_confidence {f:.1f}: {acc:5.1f} %")
+    floor = min((f for f, acc in grid.items() if acc == max(grid.values())), key=lambda f: (abs(f - 0.4), f))
+    print(f"  chosen on tune: min_confidence {floor}")
+    print("audio-language-switch (test; pass = no switch; baseline: always pass = never a switch):")
+    for label, rate in conditions:
+        test = [i for i in items if i["row"]["split"] == "test" and i["row"]["rate"] == rate]
+        errors = []
+        for i in test:
+            found = _switches(i, floor)
+            truth = [i["starts"][t] for t in i["row"]["switch_turns"]]
+            if len(found) == len(truth):
+                errors += [abs(f["at"] - t) for f, t in zip(found, truth, strict=True)]
+        print(f"  {label:21} {len(test):2} rows ({sum(i['row']['label'] for i in test)} pass): "
+              f"ours {_pct([(not _switches(i, floor)) == i['row']['label'] for i in test])}, "
+              f"count exact {_pct([len(_switches(i, floor)) == i['row']['switches'] for i in test])}, "
+              f"always pass {_pct([i['row']['label'] for i in test])}; switch times (calls with the right count) "
+              f"within 0.3 s {sum(e <= 0.3 for e in errors)}/{len(errors)}, median error "
+              f"{np.median(errors) if errors else 0:.2f} s; "
+              f"{np.mean([i['seconds'] for i in test]):.2f} s per call")
+        for kind in dict.fromkeys(i["row"]["kind"] for i in test):
+            group = [i for i in test if i["row"]["kind"] == kind]
+            hits = [(not _switches(i, floor)) == i["row"]["label"] for i in group]
+            print(f"    {kind:14} {len(group):2}: {_pct(hits)}")
+        for i in test:
+            if (not _switches(i, floor)) != i["row"]["label"]:
+                print(f"    wrong: {i['row']['id']} {[t[1] for t in i['row']['turns']]}: "
+                      f"turns {[(t['language'], t['probability']) for t in i['turns']]}")
+
+
+def _acc_of(items: list[dict], verdict) -> float:
+    return 100 * sum(verdict(i) == i["row"]["label"] for i in items) / len(items)
+
+
 def main() -> None:
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     part = next((a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--part=")), "all")
@@ -488,6 +633,8 @@ def main() -> None:
         asr(min(repeats, 2))
     if part in ("all", "asr", "language"):
         language(min(repeats, 2))
+    if part in ("all", "language"):
+        language_set()
 
 
 if __name__ == "__main__":

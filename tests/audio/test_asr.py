@@ -156,6 +156,27 @@ def test_language_switch_is_found_with_its_time(asr):
     assert steady.value == 0.0 and steady.passed and steady.detail["languages"] == ["de"]
 
 
+def test_language_switch_from_separate_tracks_matches_the_stereo_call(asr):
+    with wave.open(io.BytesIO(SWITCH[0]), "rb") as reader:
+        ints = np.frombuffer(reader.readframes(reader.getnframes()), dtype="<i2").reshape(-1, 2)
+    tracks = {}
+    for speaker, channel, rate in (("agent", 0, 16_000), ("customer", 1, 16_000)):
+        out = io.BytesIO()
+        with wave.open(out, "wb") as writer:
+            writer.setnchannels(1)
+            writer.setsampwidth(2)
+            writer.setframerate(rate)
+            writer.writeframes(ints[:, channel].tobytes())
+        tracks[speaker] = out.getvalue()
+    stereo = check("", "audio-language-switch", audio=SWITCH[0])
+    split = check({"output": "", "trusys": {"audio_tracks": tracks}}, "audio-language-switch")
+    assert split.detail["recording"] == "trusys.audio_tracks"
+    assert split.detail["switches"] == stereo.detail["switches"] and split.value == 1.0
+    agent_only = check({"output": "", "trusys": {"audio_tracks": tracks}},
+                       {"metric": "audio-language", "value": "en", "config": {"speaker": "agent"}})
+    assert agent_only.detail["turns"] and {t["speaker"] for t in agent_only.detail["turns"]} == {"agent"}
+
+
 def test_english_only_model(asr):
     _installed("asr-tiny-en")
     said = check("", {"metric": "audio-disclaimer-check", "value": DISCLAIMER,

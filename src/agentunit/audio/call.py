@@ -1,7 +1,9 @@
 """A call's speaker turns, from a stereo recording (voice activity per channel) or transcript segments.
 
-Sources, in order: the recording (the reply's ``trusys.audio``, else the case's ``audio``; ``config.audio``
-picks one) when it has a channel per speaker (``config.channels``, default agent 0 = left, customer 1);
+Sources, in order: the recording (the reply's ``trusys.audio_tracks`` or ``trusys.audio``, else the case's
+``metadata.audio_tracks`` or ``audio``; ``config.audio`` picks one; agentunit.audio.recording merges separate
+per-speaker tracks into one recording on a common start) when it has a channel per speaker
+(``config.channels``, default agent 0 = left, customer 1);
 else ``trusys.transcript`` segments ``{speaker, start, end, text}``. A mono recording without speaker
 labels gives no turns: no diarization model ships with its weights. Turns found by voice activity are
 cached per recording (sha256) and settings, so the four timing metrics of a case decode and scan it once.
@@ -97,33 +99,32 @@ def call_of(case: Any, outcome: Any, options: CallOptions, mono: bool = False) -
     """The call's turns (see the module doc), or the reason none can be found as a string. With ``mono``
     a mono recording without transcript segments gives turns of speaker ``unknown`` (speech, not who).
     Raises AudioInputError or MediaError naming the field for input that is present but unusable."""
-    from agentunit.media import media_of
+    from agentunit.audio.recording import call_recording
 
-    recordings: list[tuple[str, Any]] = []
-    for where, name in (("reply", "trusys.audio"), ("input", "audio")):
-        if options.audio in ("auto", where):
-            recordings += [(name, m) for m in media_of(case, outcome, "audio", where)]
+    recording = call_recording(case, outcome, options)
     transcript = (getattr(outcome, "metadata", None) or {}).get("transcript")
-    mono_reason = None
-    if recordings:
-        name, medium = recordings[0]
+    mono_reason = recording if isinstance(recording, str) else None
+    if isinstance(recording, tuple):
+        name, medium = recording
         found = turns_from_recording(medium.data, medium.mime, medium.sha256, options, name)
         if not isinstance(found, str):
             turns, duration, channels = found
             mapping = ", ".join(f"{s} {i}" for s, i in options.channels.items())
-            return Call(turns, duration,
-                        f"{name}: {channels}-channel recording, voice activity per channel ({mapping})")
+            how = (f"separate tracks on a common start, voice activity per track ({mapping})"
+                   if name.endswith("audio_tracks")
+                   else f"{channels}-channel recording, voice activity per channel ({mapping})")
+            return Call(turns, duration, f"{name}: {how}")
         mono_reason = found
     if transcript is not None and not isinstance(transcript, str):
         turns = turns_from_transcript(transcript, options.speakers, options.join_gap_s)
         if not isinstance(turns, str):
             return Call(turns, None, "trusys.transcript segments")
         mono_reason = f"{mono_reason}; {turns}" if mono_reason else turns
-    if mono_reason and mono and recordings:
-        name, medium = recordings[0]
+    if mono_reason and mono and isinstance(recording, tuple):
+        name, medium = recording
         turns, duration, _ = turns_from_recording(medium.data, medium.mime, medium.sha256, options, name, mono=True)
         return Call(turns, duration, f"{name}: mono recording, voice activity (speakers unknown)")
     if mono_reason:
         return mono_reason
-    return ("no call recording (trusys.audio or the case's audio) and no trusys.transcript segments "
-            "{speaker, start, end, text}")
+    return ("no call recording (trusys.audio, trusys.audio_tracks or the case's audio) and no trusys.transcript "
+            "segments {speaker, start, end, text}")

@@ -5,7 +5,8 @@ meaning in the speaker-labelled transcript: the app's, or speech recognition's),
 the judge-backed conversation metrics: coherence, false intent identification and sentiment.
 
 The timing metrics read the call's turns (agentunit.audio.call): a stereo recording with one speaker
-per channel (``config.channels``, default agent = left) or ``trusys.transcript`` segments
+per channel (``config.channels``, default agent = left), separate per-speaker tracks (``trusys.audio_tracks`` or
+the case's ``metadata.audio_tracks``, merged by agentunit.audio.recording) or ``trusys.transcript`` segments
 ``{speaker, start, end, text}``. A mono recording without speaker labels leaves them not measured
 (no diarization model ships), except the dead-air and truncation checks of ``audio-drop-out-rates``.
 See docs/audio.md.
@@ -52,7 +53,10 @@ _DROP_CHECKS = ("dead_air", "no_agent_reply", "truncated")
 # Calibrated on the tune split of tests/data/audio/disclaimer.jsonl and consent.jsonl (bench/audio.py).
 MIN_SIMILARITY = 0.5
 MIN_COVERAGE = 0.0
-MIN_LANGUAGE_CONFIDENCE = 0.4
+# Chosen on the tune split of tests/data/audio/language.jsonl and language_switch.jsonl (bench/audio.py
+# --part=language): the call's averaged language needs less confidence than a single turn's switch.
+MIN_LANGUAGE_CONFIDENCE = 0.3
+MIN_SWITCH_CONFIDENCE = 0.5
 
 
 def _number(config: Mapping[str, Any], key: str, default: float, low: float = 0.0,
@@ -323,22 +327,21 @@ def _seconds_or_none(config: Mapping[str, Any], key: str) -> float | None:
 
 
 def _recording(case, outcome, options: CallOptions):
-    from agentunit.media import media_of
+    """(field, Media) of the call's recording (separate tracks merged: agentunit.audio.recording), the reason
+    it cannot be used, or None."""
+    from agentunit.audio.recording import call_recording
 
-    for where, name in (("reply", "trusys.audio"), ("input", "audio")):
-        if options.audio in ("auto", where):
-            found = media_of(case, outcome, "audio", where)
-            if found:
-                return name, found[0]
-    return None
+    return call_recording(case, outcome, options)
 
 
 class _LanguageMetric(_CallMetric):
     """Shared by the language metrics: Whisper's language ID per turn of the recording."""
 
+    default_confidence = MIN_LANGUAGE_CONFIDENCE
+
     def setup(self) -> None:
         super().setup()
-        self.min_confidence = _number(self.config, "min_confidence", MIN_LANGUAGE_CONFIDENCE, 0.0, 1.0)
+        self.min_confidence = _number(self.config, "min_confidence", self.default_confidence, 0.0, 1.0)
         self.speaker = speaker_of(self.config.get("speaker", "any"), "speaker")
         model = self.config.get("asr_model", "asr")
         if model != "asr":
@@ -348,7 +351,10 @@ class _LanguageMetric(_CallMetric):
     def languages(self, case, outcome) -> tuple[list[dict[str, Any]], str] | str:
         found = _recording(case, outcome, self.options)
         if found is None:
-            return "spoken-language ID needs the call recording (trusys.audio or the case's audio)"
+            return ("spoken-language ID needs the call recording (trusys.audio, trusys.audio_tracks or the case's "
+                    "audio)")
+        if isinstance(found, str):
+            return found
         missing = asr_missing("asr")
         if missing:
             return f"spoken-language ID needs the asr model: agentunit models install asr ({missing})"
@@ -365,15 +371,16 @@ class _LanguageMetric(_CallMetric):
           threshold=1.0, kind="binary", model="asr", example="{metric: audio-language, value: [en, de]}")
 class LanguageMetric(_LanguageMetric):
     """The call's spoken language (ISO 639-1 code) by Whisper's language ID; passes when it is identified
-    with confidence ≥ ``config.min_confidence`` (0.4) and is in the allow-list ``value`` (a code or list;
-    none: any identified language passes).
+    with confidence ≥ ``config.min_confidence`` (0.3, chosen on the tune split of the labelled calls) and is in
+    the allow-list ``value`` (a code or list; none: any identified language passes).
 
     Every turn of ``config.speaker`` (any, agent, customer; default any) is run through Whisper base's
     language detection on its own audio (five most likely languages kept); the call's distribution is
     the turns' probabilities averaged with each turn's length as its weight, the language is its most
     likely one and the confidence that average probability. Below the floor the language is ``unknown``
     and the metric fails (value 0) — an unidentified language is not a pass. Needs the recording and the
-    ``asr`` model. The detail has every turn's language and the averaged top five.
+    ``asr`` model. The detail has every turn's language and the averaged top five. A call mixing two languages
+    passes when its longer language is allowed; audio-language-switch is the check for mixing.
     """
 
     def setup(self) -> None:
@@ -421,11 +428,13 @@ class LanguageSwitchMetric(_LanguageMetric):
 
     Each turn of ``config.speaker`` (default any: the whole conversation in time order) gets Whisper
     base's language ID on its own audio; a turn whose top language has probability < ``config.min_confidence``
-    (0.4) is ``unknown`` and neither makes nor breaks a switch. A switch is a turn whose identified
-    language differs from the previous identified turn's; the detail lists each (``at`` s, ``speaker``,
-    ``from``, ``to``) and every turn's language. Needs the recording and the ``asr`` model; not measured
-    when no turn's language is identified.
+    (0.5, chosen on the tune split of the labelled calls) is ``unknown`` and neither makes nor breaks a
+    switch. A switch is a turn whose identified language differs from the previous identified turn's; the
+    detail lists each (``at`` s, ``speaker``, ``from``, ``to``) and every turn's language. Needs the recording
+    and the ``asr`` model; not measured when no turn's language is identified.
     """
+
+    default_confidence = MIN_SWITCH_CONFIDENCE
 
     def evaluate(self, case, trace, outcome) -> MetricResult:
         found = self.languages(case, outcome)
@@ -1038,8 +1047,8 @@ class SentimentMetric(JudgedMetric, _TranscriptMetric):
         from agentunit.audio.decode import decode_audio
 
         found = _recording(case, outcome, self.options)
-        if found is None:
-            return "no recording"
+        if found is None or isinstance(found, str):
+            return found or "no recording"
         call = call_of(case, outcome, self.options)
         if isinstance(call, str) or call.duration_s is None:
             return "no speaker channels in the recording"

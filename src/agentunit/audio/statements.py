@@ -120,7 +120,7 @@ def call_transcript(case: Any, outcome: Any, options: CallOptions, prefer: str =
                     model: str = "asr") -> Transcript | str:
     """The call's transcript (see the module doc), or the reason there is none naming the fix."""
     from agentunit.audio.asr import asr_missing, transcribe_call
-    from agentunit.media import media_of
+    from agentunit.audio.recording import call_recording
 
     reasons = []
     if prefer in ("auto", "app"):
@@ -128,16 +128,16 @@ def call_transcript(case: Any, outcome: Any, options: CallOptions, prefer: str =
         if isinstance(app, Transcript) or prefer == "app":
             return app
         reasons.append(app)
-    recordings = []
-    for where, name in (("reply", "trusys.audio"), ("input", "audio")):
-        if options.audio in ("auto", where):
-            recordings += [(name, m) for m in media_of(case, outcome, "audio", where)]
-    if not recordings:
-        return "; ".join([*reasons, "no call recording (trusys.audio or the case's audio) to transcribe"])
+    recording = call_recording(case, outcome, options)
+    if recording is None:
+        return "; ".join([*reasons, "no call recording (trusys.audio, trusys.audio_tracks or the case's audio) "
+                                    "to transcribe"])
+    if isinstance(recording, str):
+        return "; ".join([*reasons, recording])
     missing = asr_missing(model)
     if missing:
         return "; ".join([*reasons, missing])
-    name, medium = recordings[0]
+    name, medium = recording
     found = transcribe_call(medium.data, medium.mime, medium.sha256, options, model, name)
     return Transcript(found.segments, f"asr of {name}", found.describe(), found.seconds)
 

@@ -51,6 +51,67 @@ LINES = {
 }
 TRIM_DB = 45.0
 
+# The language-ID set (labelled.py: language.jsonl, language_switch.jsonl): one help-desk exchange said in seven
+# languages — lines 0 and 2 by the agent, 1 and 3 by the customer, all in espeak's plain voice of the language
+# (the +f3 variants are read as English by Whisper; a first run with the customer at pitch 70 had Whisper read
+# a third of the customer turns as ja/vi/fi). Synthesised at 16 kHz when first asked for (``language_clip``)
+# into a cache folder, not committed: the 28 clips would be 1.4 MB even as FLAC.
+LANGUAGE_VOICES = {"en": "en-us", "de": "de", "nl": "nl", "es": "es", "pt": "pt", "fr": "fr-fr", "it": "it"}
+LANGUAGE_LINES = {
+    "en": ("Good morning, this is the help desk, how can I help?", "Hello, my package has not arrived yet.",
+           "I will check your order and call you back today.", "Thank you, that would be very kind."),
+    "de": ("Guten Morgen, hier ist der Kundendienst, wie kann ich helfen?",
+           "Hallo, mein Paket ist noch nicht angekommen.", "Ich prüfe Ihre Bestellung und rufe Sie heute zurück.",
+           "Vielen Dank, das wäre sehr nett."),
+    "nl": ("Goedemorgen, u spreekt met de klantenservice, hoe kan ik helpen?",
+           "Hallo, mijn pakket is nog niet aangekomen.", "Ik controleer uw bestelling en bel u vandaag terug.",
+           "Dank u wel, dat zou heel vriendelijk zijn."),
+    "es": ("Buenos días, habla con atención al cliente, ¿en qué puedo ayudarle?",
+           "Hola, mi paquete todavía no ha llegado.", "Voy a revisar su pedido y le llamo hoy mismo.",
+           "Muchas gracias, sería muy amable."),
+    "pt": ("Bom dia, fala com o apoio ao cliente, como posso ajudar?", "Olá, a minha encomenda ainda não chegou.",
+           "Vou verificar a sua encomenda e ligo-lhe ainda hoje.", "Muito obrigado, seria muito simpático."),
+    "fr": ("Bonjour, vous êtes au service client, comment puis-je vous aider?",
+           "Bonjour, mon colis n'est toujours pas arrivé.",
+           "Je vérifie votre commande et je vous rappelle aujourd'hui.", "Merci beaucoup, ce serait très gentil."),
+    "it": ("Buongiorno, parla con il servizio clienti, come posso aiutarla?",
+           "Salve, il mio pacco non è ancora arrivato.", "Controllo il suo ordine e la richiamo oggi stesso.",
+           "Grazie mille, sarebbe molto gentile."),
+}
+LANGUAGE_RATE = 16_000
+
+
+def espeak_version() -> str:
+    found = subprocess.run(["espeak-ng", "--version"], capture_output=True, text=True, check=True).stdout
+    return found.split("Data at")[0].replace("eSpeak NG text-to-speech:", "").strip()
+
+
+def language_clip(language: str, index: int, cache: Path | None = None) -> np.ndarray:
+    """Line ``index`` (0–3) of ``language`` as 16 kHz float32 samples trimmed to the voiced extent, synthesised
+    by espeak-ng + sox on first use and cached (``$TMPDIR/agentunit-language-clips/plain-<espeak version>/``).
+    Raises FileNotFoundError when espeak-ng or sox is missing (make audio-tools)."""
+    folder = cache or (Path(tempfile.gettempdir()) / "agentunit-language-clips"
+                       / f"plain-{espeak_version().replace(' ', '_')}")
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{language}{index}.wav"
+    if not path.exists():
+        with tempfile.TemporaryDirectory() as tmp:
+            raw, out = Path(tmp) / "raw.wav", Path(tmp) / "out.wav"
+            subprocess.run(["espeak-ng", "-v", LANGUAGE_VOICES[language], "-s", "165", "-w", str(raw),
+                            LANGUAGE_LINES[language][index]], check=True)
+            subprocess.run(["sox", "-D", str(raw), "-r", str(LANGUAGE_RATE), "-c", "1", "-b", "16", str(out)],
+                           check=True)
+            with wave.open(str(out), "rb") as w:
+                samples = _trim(np.frombuffer(w.readframes(w.getnframes()), dtype="<i2"), LANGUAGE_RATE)
+            with wave.open(str(out), "wb") as w:
+                w.setnchannels(1)
+                w.setsampwidth(2)
+                w.setframerate(LANGUAGE_RATE)
+                w.writeframes(samples.astype("<i2").tobytes())
+            out.replace(path)
+    with wave.open(str(path), "rb") as w:
+        return np.frombuffer(w.readframes(w.getnframes()), dtype="<i2").astype(np.float32) / 32768.0
+
 
 def _synth(text: str, voice: str, out: Path, rate: int = RATE) -> None:
     with tempfile.TemporaryDirectory() as tmp:

@@ -184,3 +184,54 @@ def scenarios() -> list[Scenario]:
     last = s.say("agent", "agent_refund", after=1.4, cut_after=1.5)
     out.append(Scenario("truncated", s, last.end, gaps=[1.4], truncated=1))
     return out
+
+
+def language_call(row: dict) -> tuple[bytes, list[float]]:
+    """A row of language.jsonl / language_switch.jsonl as a stereo WAV (agent left, customer right) and each
+    turn's start (s). Turns follow one another with 0.5–1.0 s gaps (seeded by the row id), −50 dBFS noise;
+    clips come from build.language_clip (espeak-ng, 16 kHz). An 8 kHz row is telephone band: the 16 kHz call
+    band-passed to 300–3400 Hz (FFT mask) and decimated by 2."""
+    import zlib
+
+    build = _build()
+    LANGUAGE_RATE, language_clip = build.LANGUAGE_RATE, _language_clip
+    rng = np.random.default_rng(zlib.crc32(row["id"].encode()))
+    clock, starts, parts = 0.4, [], []
+    for speaker, language, line in row["turns"]:
+        samples = language_clip(language, line)
+        starts.append(round(clock, 3))
+        parts.append((CHANNEL[speaker], int(clock * LANGUAGE_RATE), samples))
+        clock += len(samples) / LANGUAGE_RATE + float(rng.uniform(0.5, 1.0))
+    total = int((clock + 0.4) * LANGUAGE_RATE)
+    audio = rng.normal(0.0, 10 ** (-50 / 20), (total, 2))
+    for channel, first, samples in parts:
+        audio[first:first + len(samples), channel] += samples
+    rate = row.get("rate", LANGUAGE_RATE)
+    if rate == 8_000:
+        spectrum = np.fft.rfft(audio, axis=0)
+        hz = np.fft.rfftfreq(total, 1 / LANGUAGE_RATE)
+        spectrum[(hz < 300) | (hz > 3400)] = 0
+        audio = np.fft.irfft(spectrum, n=total, axis=0)[::2]
+    ints = (np.clip(audio, -1, 1) * 32767).astype("<i2")
+    buffer = io.BytesIO()
+    with wave.open(buffer, "wb") as writer:
+        writer.setnchannels(2)
+        writer.setsampwidth(2)
+        writer.setframerate(rate)
+        writer.writeframes(ints.tobytes())
+    return buffer.getvalue(), starts
+
+
+@cache
+def _build():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("audio_build", CLIPS.parent / "build.py")
+    build = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(build)
+    return build
+
+
+@cache
+def _language_clip(language: str, line: int) -> np.ndarray:
+    return _build().language_clip(language, line)

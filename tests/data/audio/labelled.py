@@ -1,7 +1,9 @@
 """Write the labelled transcripts of audio-disclaimer-check, audio-consent-check, audio-call-category,
 audio-conversation-coherence, audio-false-intent-identification and audio-sentiment: disclaimer.jsonl,
 consent.jsonl, call_category.jsonl (its first line holds the categories), coherence.jsonl, intent.jsonl and
-sentiment.jsonl (the last three are described at their builders: coherence_rows, intent_rows, sentiment_rows).
+sentiment.jsonl (the last three are described at their builders: coherence_rows, intent_rows, sentiment_rows),
+and the spoken-language calls of audio-language and audio-language-switch: language.jsonl and language_switch.jsonl
+(language_rows, switch_rows: which clip each turn plays; calls.py composes the audio).
 
 Each row is one call transcript (``{speaker, start, end, text}`` segments written here by hand, timed at
 0.4 s per word with 0.6 s gaps) with the statement(s) to check, ``within_s``, the label (said / consented or
@@ -540,6 +542,96 @@ def sentiment_rows() -> list[dict]:
     return rows
 
 
+LANGUAGES = ("en", "de", "nl", "es", "pt", "fr", "it")
+FAR = {"en": "de", "de": "es", "nl": "fr", "es": "en", "pt": "de", "fr": "en", "it": "nl"}  # another family
+CLOSE = [("es", "pt"), ("pt", "es"), ("de", "nl"), ("nl", "de"), ("it", "es"), ("es", "it"), ("fr", "it"),
+         ("it", "fr")]  # (spoken, the close language allowed instead)
+MIXED = [("en", "es"), ("de", "en"), ("fr", "de"), ("it", "en"), ("es", "pt"), ("nl", "de")]
+# which build.LANGUAGE_LINES line each turn plays (agent lines 0 and 2, customer lines 1 and 3)
+THREE = [(0, 1, 2), (0, 3, 2), (2, 1, 0), (2, 3, 0)]
+FOUR = [(0, 1, 2, 3), (2, 1, 0, 3), (0, 3, 2, 1)]
+
+
+def _turns(languages: list[str], lines: tuple[int, ...]) -> list[list]:
+    return [["agent" if line % 2 == 0 else "customer", language, line]
+            for language, line in zip(languages, lines, strict=True)]
+
+
+def _split(rows: list[dict]) -> list[dict]:
+    """Tune / test alternating within each (rate, kind) group, fixed before any row was run."""
+    seen: dict[tuple, int] = {}
+    for row in rows:
+        group = (row["rate"], row["kind"])
+        row["split"] = "tune" if seen.get(group, 0) % 2 == 0 else "test"
+        seen[group] = seen.get(group, 0) + 1
+    return rows
+
+
+def language_rows() -> list[dict]:
+    """audio-language: 3-turn calls (agent, customer, agent) with an allow-list ``value``; ``label`` = the call
+    should pass: all of its speech is in an allowed language. Kinds: ``right`` (value [L]), ``right_of_two``
+    (value [L, another]), ``wrong`` (a language of another family allowed), ``close`` (es vs pt, de vs nl, it vs
+    es, fr vs it), ``mixed`` (agent in one language, then the customer and the agent in another: passes only when
+    both are allowed). 16 kHz rows, and 8 kHz telephone-band rows (300–3400 Hz) reported apart."""
+    rows: list[dict] = []
+
+    def add(rate, kind, languages, lines, value, label):
+        rows.append({"id": f"L{rate // 1000}k-{kind}-{len(rows)}", "rate": rate, "kind": kind,
+                     "turns": _turns(languages, lines), "value": value, "label": label})
+
+    for i, lang in enumerate(LANGUAGES):
+        add(16_000, "right", [lang] * 3, THREE[i % 4], [lang], True)
+        add(16_000, "right_of_two", [lang] * 3, THREE[(i + 1) % 4], [lang, FAR[lang]], True)
+        add(16_000, "wrong", [lang] * 3, THREE[(i + 2) % 4], [FAR[lang]], False)
+    for i, (spoken, allowed) in enumerate(CLOSE):
+        add(16_000, "close", [spoken] * 3, THREE[(i + 3) % 4], [allowed], False)
+    for i, (first, second) in enumerate(MIXED):
+        add(16_000, "mixed", [first, second, second], THREE[i % 4], [first, second], True)
+        add(16_000, "mixed", [first, second, second], THREE[(i + 1) % 4], [first] if i % 2 else [second], False)
+    for i, lang in enumerate(LANGUAGES):
+        add(8_000, "right", [lang] * 3, THREE[(i + 2) % 4], [lang], True)
+    for i, (spoken, allowed) in enumerate([*CLOSE[:4], ("en", "de"), ("fr", "en"), ("it", "nl")]):
+        add(8_000, "close" if i < 4 else "wrong", [spoken] * 3, THREE[i % 4], [allowed], False)
+    add(8_000, "mixed", ["en", "es", "es"], THREE[0], ["en", "es"], True)
+    add(8_000, "mixed", ["de", "fr", "fr"], THREE[1], ["de"], False)
+    return _split(rows)
+
+
+def switch_rows() -> list[dict]:
+    """audio-language-switch: 4-turn calls (agent, customer, agent, customer); ``switches`` = the true count,
+    ``switch_turns`` = the turns where one happens (its time is that turn's start), ``label`` = passes (no
+    switch). Kinds: ``none`` (one language), ``mid`` (the first two turns in one language, the last two in
+    another), ``customer_last`` (only the customer's last turn switches), ``bilingual`` (the agent in one
+    language, the customer in another: three switches); the ``mid`` and ``customer_last`` pairs include close
+    languages (es/pt, de/nl, it/es)."""
+    rows: list[dict] = []
+    far = [("en", "es"), ("de", "fr"), ("es", "en"), ("fr", "de"), ("it", "en"), ("nl", "en"), ("pt", "fr"),
+           ("en", "de")]
+    close = [("es", "pt"), ("pt", "es"), ("de", "nl"), ("nl", "de"), ("it", "es"), ("es", "it")]
+
+    def add(rate, kind, languages, lines, switch_turns):
+        rows.append({"id": f"S{rate // 1000}k-{kind}-{len(rows)}", "rate": rate, "kind": kind,
+                     "turns": _turns(languages, lines), "switches": len(switch_turns),
+                     "switch_turns": switch_turns, "label": not switch_turns})
+
+    for i, lang in enumerate(LANGUAGES):
+        add(16_000, "none", [lang] * 4, FOUR[i % 3], [])
+        add(16_000, "none", [lang] * 4, FOUR[(i + 1) % 3], [])
+    for i, lang in enumerate(("en", "de", "es", "fr")):
+        add(16_000, "none", [lang] * 4, FOUR[(i + 2) % 3], [])
+    for i, (a, b) in enumerate(far + close):
+        add(16_000, "mid", [a, a, b, b], FOUR[i % 3], [2])
+    for i, (a, b) in enumerate([*far[:4], *close[:2]]):
+        add(16_000, "customer_last", [a, a, a, b], FOUR[(i + 1) % 3], [3])
+    for i, (a, b) in enumerate([("en", "es"), ("fr", "en"), ("de", "it"), ("pt", "nl")]):
+        add(16_000, "bilingual", [a, b, a, b], FOUR[i % 3], [1, 2, 3])
+    for i, lang in enumerate(LANGUAGES):
+        add(8_000, "none", [lang] * 4, FOUR[(i + 2) % 3], [])
+    for i, (a, b) in enumerate([*far[:4], *close[:3]]):
+        add(8_000, "mid", [a, a, b, b], FOUR[(i + 2) % 3], [2])
+    return _split(rows)
+
+
 def main() -> None:
     with (HERE / "call_category.jsonl").open("w") as out:
         out.write(json.dumps({"categories": CATEGORIES}) + "\n")
@@ -560,6 +652,13 @@ def main() -> None:
             out.write(json.dumps(row) + "\n")
     print(f"sentiment.jsonl: {len(rows)} rows ({', '.join(f'{k} {len(v)}' for k, v in SENTIMENT.items())}), "
           f"tune {sum(r['split'] == 'tune' for r in rows)}, test {sum(r['split'] == 'test' for r in rows)}")
+    for name, rows in (("language", language_rows()), ("language_switch", switch_rows())):
+        with (HERE / f"{name}.jsonl").open("w") as out:
+            for row in rows:
+                out.write(json.dumps(row) + "\n")
+        print(f"{name}.jsonl: {len(rows)} rows ({sum(r['label'] for r in rows)} pass), "
+              f"tune {sum(r['split'] == 'tune' for r in rows)}, test {sum(r['split'] == 'test' for r in rows)}, "
+              f"8 kHz {sum(r['rate'] == 8000 for r in rows)}")
 
 
 if __name__ == "__main__":
