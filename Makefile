@@ -60,7 +60,7 @@ audio-tools:
 audio-clips: setup audio-tools
 	$(PY) tests/data/audio/build.py
 
-test: lint models sandbox browser postgres
+test: lint models sandbox browser postgres audio-tools
 	HF_HUB_OFFLINE=1 $(PY) -m pytest
 
 bench: models
