@@ -50,12 +50,12 @@ postgres:
 			pg_ctlcluster "$$v" "$$c" stop 2>/dev/null; done; true; }; \
 	else echo "PostgreSQL is missing: sudo apt-get install postgresql (PostgreSQL store tests are skipped without it)"; fi; }
 
-# espeak-ng and sox regenerate the speech clips of the audio tests (python tests/data/audio/build.py); the
-# clips are committed, so the tests themselves need neither. Root installs them.
+# espeak-ng and sox regenerate the committed speech clips (python tests/data/audio/build.py) and synthesise
+# the language-set clips the tests build on first use (tests/audio/test_language_set.py). Root installs them.
 audio-tools:
 	@command -v espeak-ng >/dev/null && command -v sox >/dev/null || { if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq espeak-ng sox >/dev/null; \
-	else echo "espeak-ng or sox is missing: sudo apt-get install espeak-ng sox (needed only to rebuild tests/data/audio/clips)"; fi; }
+	else echo "espeak-ng or sox is missing: sudo apt-get install espeak-ng sox (the language-set tests are skipped without them)"; fi; }
 
 audio-clips: setup audio-tools
 	$(PY) tests/data/audio/build.py
