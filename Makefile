@@ -25,7 +25,7 @@ lint: setup
 	$(VENV)/bin/ruff check src tests bench examples
 
 models: setup
-	$(VENV)/bin/agentunit models install embeddings judge perplexity asr asr-tiny-en
+	$(VENV)/bin/agentunit models install embeddings judge perplexity asr asr-tiny-en brisque
 
 # bubblewrap isolates the programs the code metrics run (docs/code-and-moderation.md); root installs it.
 sandbox:

@@ -72,7 +72,7 @@ def test_unknown_model_and_models_dir(monkeypatch, tmp_path):
     with pytest.raises(AgentUnitError, match="unknown model 'nope'"):
         store.install("nope")
     names = {row["name"] for row in store.status()}
-    assert names == {"embeddings", "judge", "perplexity", "asr", "asr-tiny-en"}
+    assert names == {"embeddings", "judge", "perplexity", "asr", "asr-tiny-en", "brisque"}
 
 
 def test_asr_model_is_assembled_from_two_wheels_with_faster_whisper_as_runtime():

@@ -129,4 +129,16 @@ MODELS: dict[str, ModelSpec] = {
         runtime=_ASR_RUNTIME,
         runtime_modules=("faster_whisper", "ctranslate2"),
     ),
+    "brisque": ModelSpec(
+        name="brisque",
+        purpose="BRISQUE scores of natural footage for `video-visual-quality` (config.brisque: true)",
+        description="BRISQUE, LIVE-trained RBF epsilon-SVR (libsvm text, 36 features) and its feature ranges "
+                    "(image-quality 1.2.7); scored in numpy",
+        files=(
+            ModelFile("svm.txt", "19526fb799c4c7992ccc109fcfecddb25976ba024b194cd3ee275d27e8909c8d", 351_414,
+                      (Source("image-quality", "1.2.7", "imquality/models/brisque_svm.txt"),)),
+            ModelFile("normalize.pickle", "a91753fe7088efe0b40e4d091315201fdb067966fc6785cf465e1eab060acda9", 686,
+                      (Source("image-quality", "1.2.7", "imquality/models/normalize.pickle"),)),
+        ),
+    ),
 }

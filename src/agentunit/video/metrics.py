@@ -100,9 +100,12 @@ class VideoVisualQualityMetric(_VideoSource, Metric):
     lower of |mean luminance − 128| — 1 within 50, 0 beyond 100 — and the clipped share ≤ 4 or ≥ 251 —
     1 at ≤ 8 %, 0 at ≥ 35 %). A frame scores its weakest aspect; the video scores the mean over the frames.
     The detail has each aspect's mean score, the median raw measures, the video's duration, fps,
-    resolution and codec, and the three worst frames with their times and weakest aspect. No BRISQUE
-    (no offline implementation with a trained model is packaged cleanly; docs/video.md). Not measured
-    without a video; an unreadable one is an error naming the field.
+    resolution and codec, and the three worst frames with their times and weakest aspect. With
+    ``config.brisque: true`` (off by default) each frame also gets its BRISQUE score (agentunit.video.brisque;
+    lower is better, about 0–100), reported — not scored — as "BRISQUE (natural footage)": its model was
+    trained on natural photos, so it means little for screen recordings or renders; it needs the
+    ``brisque`` model (``agentunit models install brisque``), and without it the detail says so. Not
+    measured without a video; an unreadable one is an error naming the field.
     """
 
     def __init__(self, value: Any = None, **base: Any):
@@ -111,6 +114,28 @@ class VideoVisualQualityMetric(_VideoSource, Metric):
     def setup(self) -> None:
         self.which = _which(self.config)
         self.frames = _int(self.config, "frames", 16, 1, 64)
+        self.brisque = self.config.get("brisque", False)
+        if not isinstance(self.brisque, bool):
+            raise MetricConfigError(f"config.brisque must be true or false, got {self.brisque!r}")
+
+    def _brisque(self, video: Video, per_frame: list[dict[str, Any]]) -> dict[str, Any]:
+        """BRISQUE per frame (into ``per_frame``) and its summary, or why there is none."""
+        from agentunit.models.store import ModelNotInstalled
+        from agentunit.video import brisque
+
+        summary: dict[str, Any] = {"label": brisque.LABEL, "lower_is_better": True}
+        try:
+            model = brisque.installed_model()
+        except ModelNotInstalled as missing:
+            return {**summary, "measured": False, "why": str(missing)}
+        values = []
+        for frame, item in zip(video.frames, per_frame, strict=True):
+            value = round(brisque.score(frame.image, model, bgr=True), 2)
+            item["measures"]["brisque"] = value
+            values.append(value)
+        return {**summary, "measured": True, "mean": round(float(np.mean(values)), 2),
+                "median": round(float(np.median(values)), 2), "worst": max(values),
+                "worst_time_s": per_frame[int(np.argmax(values))]["time_s"]}
 
     def evaluate(self, case, trace, outcome) -> MetricResult:
         found = self._video(case, outcome, FramePlan("even", count=self.frames, max_frames=self.frames))
@@ -132,15 +157,18 @@ class VideoVisualQualityMetric(_VideoSource, Metric):
                                                 if f["measures"][name] is not None])), 4)
                    for name in ("blur", "noise", "blockiness", "mean_luma", "clipped_dark", "clipped_bright")
                    if any(f["measures"][name] is not None for f in per_frame)}
+        extra = {"brisque": self._brisque(video, per_frame)} if self.brisque else {}
         worst = _worst(per_frame)
         weakest = min(aspects, key=aspects.get)
         reason = (f"mean frame quality {score:.2f} over {len(per_frame)} frames; weakest aspect {weakest} "
                   f"({aspects[weakest]:.2f}); worst frame at {worst[0]['time_s']:.2f} s ({worst[0]['weakest']} "
                   f"{worst[0]['score']:.2f})")
+        if extra.get("brisque", {}).get("measured"):
+            reason += f"; {extra['brisque']['label']}: mean {extra['brisque']['mean']:.1f} (lower is better)"
         return self.result(score, reason=reason, detail={
             "video": {"field": field, **video.detail()}, "aspects": aspects, "median_measures": medians,
             "worst_frames": worst, "bounds": {k: list(v) for k, v in quality.BOUNDS.items()},
-            "evidence": "frames"})
+            "evidence": "frames", **extra})
 
 
 # -- video-temporal-consistency ------------------------------------------------------------------------
