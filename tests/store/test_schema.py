@@ -146,3 +146,26 @@ def test_a_postgres_url_without_psycopg_says_how_to_install_it(tmp_path):
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     assert "PostgresError" in done.stdout and "pip install 'agentunit[postgres]'" in done.stdout, done.stderr
     assert "topsecret" not in done.stdout + done.stderr
+
+
+def test_an_immediate_database_is_locked_on_open_is_retried(tmp_path, monkeypatch):
+    from agentunit.store import sqlite as store_module
+
+    real_upgrade, calls = schema.upgrade, []
+
+    def flaky(conn, dialect, where):
+        calls.append(where)
+        if len(calls) < 3:
+            raise sqlite3.OperationalError("database is locked")
+        return real_upgrade(conn, dialect, where)
+
+    monkeypatch.setattr(store_module.schema, "upgrade", flaky)
+    Store(tmp_path / "a.db").close()
+    assert len(calls) == 3
+
+    def broken(conn, dialect, where):
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(store_module.schema, "upgrade", broken)
+    with pytest.raises(sqlite3.OperationalError, match="disk I/O"):
+        Store(tmp_path / "b.db")

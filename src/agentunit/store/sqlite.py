@@ -61,6 +61,9 @@ _ROW_ERRORS = (ValueError, TypeError, OverflowError, sqlite3.InterfaceError, sql
                sqlite3.IntegrityError, sqlite3.DataError)
 
 
+_OPEN_ATTEMPTS = 8  # tries to open a new SQLite file that other processes are creating too
+
+
 class StoreWriteError(AgentUnitError):
     """Case results that could not be written even in reduced form (a constraint no reduction satisfies)."""
 
@@ -88,8 +91,7 @@ class Store:
     def __init__(self, path: str | Path = DEFAULT_DB, *, batch_size: int = 2000, flush_interval: float = 0.5,
                  large_text: int = LARGE_TEXT):
         self.path = str(path)
-        self.conn = self._connect()
-        schema.upgrade(self.conn, self.dialect, self.path)
+        self.conn = self._open()
         self.batch_size = batch_size
         self.flush_interval = flush_interval
         self.large_text = large_text
@@ -102,6 +104,24 @@ class Store:
         self._read_only_source = False
         self._source_has_refs = False
         self._source: Any = None  # a read-only PostgreSQL connection when the caches come from one
+
+    def _open(self) -> Any:
+        """Connect and bring the schema up to date. While several processes create the same new SQLite
+        file, SQLite may answer "database is locked" at once instead of waiting (switching it to WAL, a
+        stale snapshot); that is retried a few times."""
+        for attempt in range(_OPEN_ATTEMPTS):
+            conn = None
+            try:
+                conn = self._connect()
+                schema.upgrade(conn, self.dialect, self.path)
+                return conn
+            except sqlite3.OperationalError as exc:
+                if conn is not None:
+                    conn.close()
+                if "locked" not in str(exc) or attempt == _OPEN_ATTEMPTS - 1:
+                    raise
+                time.sleep(0.05 * (attempt + 1))
+        raise AssertionError("unreachable")
 
     def _connect(self) -> Any:
         """Open (creating if needed) the database at ``self.path``."""
