@@ -176,8 +176,8 @@ class Store:
         return run
 
     def latest_runs(self, limit: int = 10) -> list[dict[str, Any]]:
-        cur = self.conn.execute("SELECT run_id, suite, started_at, status FROM runs ORDER BY started_at DESC LIMIT ?",
-                                (limit,))
+        cur = self.conn.execute("SELECT run_id, suite, started_at, status FROM runs "
+                                "ORDER BY started_at DESC, rowid DESC LIMIT ?", (limit,))
         return [dict(zip(("run_id", "suite", "started_at", "status"), r, strict=True)) for r in cur]
 
     def completed_keys(self, run_id: str) -> set[tuple[str, int]]:
