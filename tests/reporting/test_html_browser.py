@@ -4,7 +4,7 @@ hash-based policy (a policy violation is a console error), the filters work, and
 import pytest
 
 from agentunit.reporting.html import write_html
-from tests.viewer.browser import Watched, launch, require_browser
+from tests.viewer.browser import require_browser
 from tests.viewer.hostile import HOSTILE_RUN, XSS, build_runs, report_result
 
 require_browser()
@@ -17,19 +17,6 @@ def reports(tmp_path_factory):
     for name, run_id in (("run-b.html", "run-b"), ("hostile.html", HOSTILE_RUN)):
         write_html(report_result(folder / "results.db", run_id), folder / name)
     return folder
-
-
-@pytest.fixture(scope="module")
-def browser():
-    yield from launch()
-
-
-@pytest.fixture
-def tab(browser):
-    watched = Watched(browser)
-    yield watched
-    watched.close()
-    assert watched.dialogs == [] and watched.errors == []
 
 
 def _visible(page):

@@ -64,3 +64,18 @@ class Watched:
 
     def close(self) -> None:
         self.page.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """One chromium per test module."""
+    yield from launch()
+
+
+@pytest.fixture
+def tab(browser: Any) -> Iterator[Watched]:
+    """A fresh page; the test fails if the page raised a dialog or logged an error."""
+    watched = Watched(browser)
+    yield watched
+    watched.close()
+    assert watched.dialogs == [] and watched.errors == []

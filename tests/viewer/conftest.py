@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from agentunit.viewer import ViewerServer, make_server
+from tests.viewer.browser import browser, tab  # noqa: F401  (the browser tests' fixtures)
 from tests.viewer.hostile import build_runs
 
 

@@ -3,25 +3,10 @@ shows the flipped cases, and the XSS corpus fires no dialog and no error."""
 
 from urllib.parse import quote, urlencode
 
-import pytest
-
-from tests.viewer.browser import Watched, launch, require_browser
+from tests.viewer.browser import require_browser
 from tests.viewer.hostile import HOSTILE_RUN
 
 require_browser()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    yield from launch()
-
-
-@pytest.fixture
-def tab(browser):
-    watched = Watched(browser)
-    yield watched
-    watched.close()
-    assert watched.dialogs == [] and watched.errors == []
 
 
 def test_runs_run_and_case_pages_load_and_link(tab, viewer):

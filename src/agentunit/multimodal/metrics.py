@@ -341,25 +341,30 @@ class ImageMetric(JudgedMetric):
             raise MetricConfigError(f"{self.name} config.clip_threshold must be a number in [-1, 1], got {threshold!r}")
         self.clip_threshold = float(threshold)
 
-    async def _text_against_images(self, case, outcome) -> tuple[str | None, MetricResult | None]:
-        """``described_text`` for the metrics that hold a text against images; a not-measured result
-        when a generated image has no prompt to be held against."""
+    def _no_pillow(self) -> MetricResult | None:
+        why = ev.pillow_status()
+        return self.not_measured(why) if why else None
+
+
+class _TextAgainstImages(ImageMetric):
+    """A metric that holds a text against the images of the case or reply: the output, or the prompt
+    when the output is itself a generated image (``described_text``). Subclasses give ``_score``."""
+
+    async def evaluate_async(self, case, trace, outcome) -> MetricResult:
+        images = _images(case, outcome)
+        if not images:
+            return self.not_measured("no image in the case or the reply")
         text, source = described_text(case, outcome)
         if source == "prompt" and not text.strip():
-            return None, self.not_measured("the output is a generated image and the case has no prompt to hold "
-                                           "it against")
-        return text, None
-
-    @staticmethod
-    def _marked(result: MetricResult, case, outcome) -> MetricResult:
-        if described_text(case, outcome)[1] == "prompt" and result.value is not None:
+            return self.not_measured("the output is a generated image and the case has no prompt to hold it against")
+        result = await self._score(text, images)
+        if source == "prompt" and result.value is not None:
             result.detail["text_from"] = "prompt"
             result.reason = f"the prompt against the generated image: {result.reason}"
         return result
 
-    def _no_pillow(self) -> MetricResult | None:
-        why = ev.pillow_status()
-        return self.not_measured(why) if why else None
+    async def _score(self, text: str, images: list[Any]) -> MetricResult:
+        raise NotImplementedError
 
 
 # -- image_caption_accuracy -------------------------------------------------------------------------
@@ -402,7 +407,7 @@ GROUNDING_USER = ("Text: {text}\n\nLook at the image. If everything the text sta
 
 @register("cross_modal_grounding", family="multimodal", aliases=("cross-modal-grounding",), threshold=0.5,
           model="judge", example="{metric: cross_modal_grounding}")
-class CrossModalGroundingMetric(ImageMetric):
+class CrossModalGroundingMetric(_TextAgainstImages):
     """Is the text output grounded in the case's (or the reply's) image?
 
     Evidence, first available: CLIP (``config.clip_model``): cosine of text and image embeddings, the
@@ -415,16 +420,7 @@ class CrossModalGroundingMetric(ImageMetric):
     is itself an image (a text-to-image generator), the prompt is held against it instead.
     """
 
-    async def evaluate_async(self, case, trace, outcome) -> MetricResult:
-        images = _images(case, outcome)
-        if not images:
-            return self.not_measured("no image in the case or the reply")
-        text, unusable = await self._text_against_images(case, outcome)
-        if unusable:
-            return unusable
-        return self._marked(await self._grounding(text, images), case, outcome)
-
-    async def _grounding(self, text: str, images: list[Any]) -> MetricResult:
+    async def _score(self, text: str, images: list[Any]) -> MetricResult:
         clip = self.config.get("clip_model")
         if clip:
             model = await asyncio.to_thread(clip_model_at, clip)
@@ -642,7 +638,7 @@ COVERAGE_USER = ("Text: {text}\n\nLook at the image(s). If the text covers what 
 
 @register("multimodal_coherence", family="multimodal", aliases=("multimodal-coherence",), threshold=0.5,
           model="judge", example="{metric: multimodal_coherence}")
-class MultimodalCoherenceMetric(ImageMetric):
+class MultimodalCoherenceMetric(_TextAgainstImages):
     """How well the text output and the image(s) of the case or reply fit together:
     0.6 × coverage + 0.4 × coherence. With a vision judge: coverage = P(the text covers what the image
     shows), coherence = P(nothing the text says contradicts the image) — two decisions. Offline:
@@ -651,16 +647,7 @@ class MultimodalCoherenceMetric(ImageMetric):
     without readable text, or an output without checkable claims, leaves a part without evidence: not
     measured, with the fix named. A generated image (the output is an image) is held against the prompt."""
 
-    async def evaluate_async(self, case, trace, outcome) -> MetricResult:
-        images = _images(case, outcome)
-        if not images:
-            return self.not_measured("no image in the case or the reply")
-        text, unusable = await self._text_against_images(case, outcome)
-        if unusable:
-            return unusable
-        return self._marked(await self._coherence(text, images), case, outcome)
-
-    async def _coherence(self, text: str, images: list[Any]) -> MetricResult:
+    async def _score(self, text: str, images: list[Any]) -> MetricResult:
         service = vision_judge()
         if service is not None:
             coverage = await vision_pass(service, GROUNDING_SYSTEM, COVERAGE_USER.format(text=text), images)
