@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agentunit.core.envelope import EnvelopeError, build_trace, ordered_events, parse_reply
 from agentunit.core.outcome import Outcome
@@ -36,6 +36,9 @@ from agentunit.sustainability.meter import REMOTE_SCOPE, ResourceMeter
 from agentunit.targets import make_target
 from agentunit.targets._secrets import redact_text
 from agentunit.targets.base import Reply, Target
+
+if TYPE_CHECKING:
+    from agentunit.reporting.spool import ReportSpool
 
 DEFAULT_CASE_TIMEOUT_S = 300.0
 _HAS_TIMEOUT_CM = hasattr(asyncio, "timeout")  # Python ≥ 3.11
@@ -76,6 +79,8 @@ class RunResult:
     status: str
     summary: dict[str, Any]
     store: Store = field(repr=False)
+    # The report lines and tallies made while the run executed here (None: reports read the store).
+    spool: ReportSpool | None = field(default=None, repr=False, compare=False)
 
     @property
     def passed(self) -> bool:
@@ -358,6 +363,7 @@ class Engine:
         judge_store_before, current_judge().store = current_judge().store, store
         judge_before = dataclasses.replace(current_judge().stats)
         jobs = self._jobs(skip)
+        spool = self._spool(resumed=bool(options.resume))
         run_state_token = begin_run_state()
         limits_token = use_limits(MediaLimits.from_options(self.suite.options))
 
@@ -374,7 +380,10 @@ class Engine:
             await judge.aclose()
             judge.store = judge_store_before
             store.flush()
+            store.listener = store.on_rewrite = None
             summary = summarize(store, run_id, options.repeat, options.allow_unmeasured)
+            if spool is not None and spool.count != summary["cases"]:
+                spool.discard()  # a case the database holds once was spooled twice, or the reverse
             if self._matrix_keys is not None:
                 from agentunit.reporting.matrix import matrix_summary
 
@@ -389,7 +398,19 @@ class Engine:
             finished_at = _now_iso()
             store.mark_run(run_id, status, finished_at=finished_at, summary=summary)
         return RunResult(run_id=run_id, suite=self.suite.name, started_at=started_at, finished_at=finished_at,
-                         status=status, summary=summary, store=store)
+                         status=status, summary=summary, store=store,
+                         spool=spool if spool is not None and spool.usable else None)
+
+    def _spool(self, *, resumed: bool) -> ReportSpool | None:
+        """A report spool fed by the store as cases are stored: for a new run into SQLite (a resumed run's
+        earlier cases and PostgreSQL's own text rules are read from the database instead)."""
+        if resumed or getattr(self.store, "dialect", None) != "sqlite" or not hasattr(self.store, "listener"):
+            return None
+        from agentunit.reporting.spool import ReportSpool
+
+        spool = ReportSpool(self.options.repeat, with_repeat=self.options.repeat > 1)
+        self.store.listener, self.store.on_rewrite = spool.add, spool.discard
+        return spool
 
     async def _drain(self, run_id: str, jobs: Iterator[tuple[int, DatasetCase, int]], concurrency: int) -> None:
         """Run every job with at most ``concurrency`` in flight.

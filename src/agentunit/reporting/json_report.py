@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
@@ -38,12 +39,20 @@ def media_of_case(case: dict[str, Any]) -> list[dict[str, Any]]:
     return media if isinstance(media, list) else []
 
 
+def case_line(case: dict[str, Any], with_repeat: bool) -> str:
+    """One case of the report as its line of JSON, made encodable (a lone surrogate → U+FFFD)."""
+    return encodable(json.dumps(case_dict(case, with_repeat), ensure_ascii=False, default=str))
+
+
 def _header(result: Any) -> dict[str, Any]:
     header = {"run_id": result.run_id, "suite": result.suite, "started_at": result.started_at,
               "summary": result.summary}
-    from agentunit.reporting.console import run_statistics
+    spool = _usable_spool(result)
+    statistics = spool.statistics() if spool is not None else None
+    if statistics is None:
+        from agentunit.reporting.console import run_statistics
 
-    statistics = run_statistics(result)
+        statistics = run_statistics(result)
     if statistics:  # per-metric intervals; with --repeat, flakiness and agreement (docs/results.md)
         header["statistics"] = statistics
     return header
@@ -59,18 +68,31 @@ def write_json(result: Any, path: str | Path) -> None:
     """Write the report case by case, so a 100,000-case run never sits in memory."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    with target.open("w", encoding="utf-8") as handle:
+    with target.open("wb") as handle:
         _stream(result, handle)
 
 
-def _stream(result: Any, handle: IO[str]) -> None:
-    """Header, then one case per line; each piece made encodable (a lone surrogate → U+FFFD)."""
+def _stream(result: Any, handle: IO[bytes]) -> None:
+    """Header, then one case per line; each piece made encodable (a lone surrogate → U+FFFD).
+
+    The cases are the run's spooled lines when it ran in this process (``agentunit.reporting.spool``),
+    else read back from the database.
+    """
     header = encodable(json.dumps(_header(result), ensure_ascii=False, default=str))
-    handle.write(header[:-1] + ', "cases": [')
-    with_repeat = "repeat" in result.summary
-    for index, case in enumerate(result.iter_cases()):
-        if index:
-            handle.write(",")
-        handle.write("\n")
-        handle.write(encodable(json.dumps(case_dict(case, with_repeat), ensure_ascii=False, default=str)))
-    handle.write("\n]}\n")
+    handle.write((header[:-1] + ', "cases": [').encode("utf-8"))
+    spool = _usable_spool(result)
+    if spool is not None:
+        lines: Iterator[bytes] = spool.lines()
+    else:
+        with_repeat = "repeat" in result.summary
+        lines = (case_line(case, with_repeat).encode("utf-8") for case in result.iter_cases())
+    for index, line in enumerate(lines):
+        handle.write(b",\n" if index else b"\n")
+        handle.write(line)
+    handle.write(b"\n]}\n")
+
+
+def _usable_spool(result: Any) -> Any:
+    """The run's report spool when its lines are the database's (see ReportSpool), else None."""
+    spool = getattr(result, "spool", None)
+    return spool if spool is not None and spool.usable else None

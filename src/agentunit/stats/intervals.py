@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import random
+from array import array
 from collections.abc import Sequence
 from statistics import NormalDist
 from typing import Any
@@ -54,7 +55,9 @@ def bootstrap_mean_interval(values: Sequence[float], confidence: float = 0.95, r
     One value gives (x, x). Raises ValueError on no values or a value that is not finite.
     """
     _check_confidence(confidence)
-    data = [float(v) for v in values]
+    # An array of doubles (a run's scores, counted in flat memory) is read in place, not copied.
+    data: Sequence[float] = values if isinstance(values, array) and values.typecode == "d" \
+        else [float(v) for v in values]
     if not data:
         raise ValueError("no values")
     if not all(math.isfinite(v) for v in data):
@@ -75,7 +78,7 @@ def bootstrap_mean_interval(values: Sequence[float], confidence: float = 0.95, r
     return _quantile(means, alpha / 2.0), _quantile(means, 1.0 - alpha / 2.0)
 
 
-def _bootstrap_means(data: list[float], resamples: int, seed: int) -> list[float]:
+def _bootstrap_means(data: Sequence[float], resamples: int, seed: int) -> list[float]:
     """The means of ``resamples`` resamples (with replacement) of ``data``; numpy when available."""
     np = _numpy()
     n = len(data)
@@ -83,12 +86,12 @@ def _bootstrap_means(data: list[float], resamples: int, seed: int) -> list[float
         rng = random.Random(seed)
         return sorted(math.fsum(rng.choices(data, k=n)) / n for _ in range(resamples))
     rng_np = np.random.default_rng(seed)
-    array = np.asarray(data, dtype=float)
+    sample = np.asarray(data, dtype=float)
     chunk = max(1, 2_000_000 // n)  # bounded memory: at most ~2M indices at a time
     out = []
     for start in range(0, resamples, chunk):
         rows = min(chunk, resamples - start)
-        out.append(array[rng_np.integers(0, n, size=(rows, n))].mean(axis=1))
+        out.append(sample[rng_np.integers(0, n, size=(rows, n))].mean(axis=1))
     return sorted(float(m) for m in np.concatenate(out))
 
 

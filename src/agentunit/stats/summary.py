@@ -4,6 +4,7 @@ mean score with a bootstrap interval; with repeats, flakiness and agreement acro
 from __future__ import annotations
 
 import math
+from array import array
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
@@ -27,23 +28,43 @@ def metric_summary(results: Any, confidence: float = 0.95) -> dict[str, dict[str
     ``run_id``), case dicts (``iter_cases()``: each with ``metrics``), metric result dicts (with
     ``metric``, ``passed``, ``value``), or ``(case_id, repeat, metric, status, value, passed)`` rows.
     """
-    tallies: dict[str, list[Any]] = {}
+    tallies = MetricTallies()
     for _case, _repeat, name, status, value, passed in metric_rows(results):
-        tally = tallies.setdefault(name, [0, 0, []])
+        tallies.add(name, status, value, passed)
+    return tallies.summary(confidence)
+
+
+class MetricTallies:
+    """What ``metric_summary`` needs of each metric, counted one result at a time in flat memory:
+    verdict count, passes, and the finite values (8 bytes each, for the mean and its interval)."""
+
+    __slots__ = ("_by_name",)
+
+    def __init__(self) -> None:
+        self._by_name: dict[str, list[Any]] = {}
+
+    def add(self, name: str, status: str, value: float | None, passed: bool | None) -> None:
+        """Count one result: a verdict when ``status`` is passed/failed (or unset); a finite ``value``."""
+        tally = self._by_name.get(name)
+        if tally is None:
+            tally = self._by_name[name] = [0, 0, array("d")]
         if passed is not None and status in _VERDICT_STATUSES:
             tally[0] += 1
             tally[1] += bool(passed)
         if value is not None and math.isfinite(value):
-            tally[2].append(float(value))
-    out: dict[str, dict[str, Any]] = {}
-    for name, (n, passed, values) in tallies.items():
-        out[name] = {
-            "n": n, "passed": passed, "pass_rate": passed / n if n else None,
-            "ci": list(wilson_interval(passed, n, confidence)) if n else None,
-            "mean_score": math.fsum(values) / len(values) if values else None,
-            "score_ci": list(bootstrap_mean_interval(values, confidence)) if values else None,
-            "score_n": len(values), "confidence": confidence}
-    return out
+            tally[2].append(value)
+
+    def summary(self, confidence: float = 0.95) -> dict[str, dict[str, Any]]:
+        """``metric_summary``'s result for the results counted so far."""
+        out: dict[str, dict[str, Any]] = {}
+        for name, (n, passed, values) in self._by_name.items():
+            out[name] = {
+                "n": n, "passed": passed, "pass_rate": passed / n if n else None,
+                "ci": list(wilson_interval(passed, n, confidence)) if n else None,
+                "mean_score": math.fsum(values) / len(values) if values else None,
+                "score_ci": list(bootstrap_mean_interval(values, confidence)) if values else None,
+                "score_n": len(values), "confidence": confidence}
+        return out
 
 
 def repeat_statistics(results: Any, per_case: Iterable[Mapping[str, Any]] | None = None) -> dict[str, Any]:

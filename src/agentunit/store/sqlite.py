@@ -21,7 +21,7 @@ import hashlib
 import json
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -104,6 +104,10 @@ class Store:
         self._read_only_source = False
         self._source_has_refs = False
         self._source: Any = None  # a read-only PostgreSQL connection when the caches come from one
+        # Called with each case's rows as they are buffered (the run's report spool), and told by
+        # ``on_rewrite`` when rows had to be written one by one, possibly reduced.
+        self.listener: Callable[[tuple[Any, ...], list[tuple[Any, ...]], str | None], None] | None = None
+        self.on_rewrite: Callable[[], None] | None = None
 
     def _open(self) -> Any:
         """Connect and bring the schema up to date. While several processes create the same new SQLite
@@ -200,19 +204,22 @@ class Store:
         and the row keeps its hash.
         """
         case_id = encodable(case_id)
-        output = encodable_or_none(output)
+        full_output = output = encodable_or_none(output)
         output_hash = None
         if isinstance(output, str) and len(output) >= self.large_text:
             output_hash, output = self._intern(output), None
-        self._cases.append((run_id, seq, case_id, repeat, status, int(passed), score, encodable_or_none(prompt),
-                            output, encodable_or_none(error), latency_ms, int(cached),
-                            encodable_json(envelope) if envelope else None, time.time(), output_hash))
-        for position, m in enumerate(metrics):
-            self._metrics.append((
-                run_id, case_id, repeat, position, encodable_or_none(m.name), m.status, m.value,
-                None if m.passed is None else int(m.passed), m.threshold, m.weight, encodable_or_none(m.reason),
-                encodable_json(m.detail) if m.detail else None, encodable_or_none(m.error),
-                encodable_or_none(m.label)))
+        case_row = (run_id, seq, case_id, repeat, status, int(passed), score, encodable_or_none(prompt),
+                    output, encodable_or_none(error), latency_ms, int(cached),
+                    encodable_json(envelope) if envelope else None, time.time(), output_hash)
+        self._cases.append(case_row)
+        metric_rows = [(run_id, case_id, repeat, position, encodable_or_none(m.name), m.status, m.value,
+                        None if m.passed is None else int(m.passed), m.threshold, m.weight,
+                        encodable_or_none(m.reason), encodable_json(m.detail) if m.detail else None,
+                        encodable_or_none(m.error), encodable_or_none(m.label))
+                       for position, m in enumerate(metrics)]
+        self._metrics += metric_rows
+        if self.listener is not None:
+            self.listener(case_row, metric_rows, full_output)
         if len(self._cases) >= self.batch_size or time.monotonic() - self._last_flush >= self.flush_interval:
             self.flush()
 
@@ -279,6 +286,8 @@ class Store:
 
     def _write_one_by_one(self) -> list[str]:
         """The slow path after a failed batch: each row alone, reduced if needed. Returns lost cases."""
+        if self.on_rewrite is not None:
+            self.on_rewrite()
         refused_texts = set()
         for key, body in self._texts.items():
             if self._try_write([(self._sql["text"], [(key, body)])]) is not None:

@@ -1,0 +1,160 @@
+"""The JSON report's case lines and the per-metric tallies, made as each case is stored.
+
+Reading a finished run back from the database costs more than running it (a join over every metric
+result, a dict per row, JSON parsed and written again). While a run executes in this process, the
+store hands each case's rows to a ``ReportSpool`` as it buffers them: the spool turns them into the
+very values the database would return (``_as_stored``: integers in REAL columns become floats, NaN
+becomes NULL, JSON text is parsed), writes the case's report line to a temporary file and counts
+the metric tallies. The JSON report then copies those lines in suite order instead of querying.
+
+The spool steps aside (``usable`` False, the report reads the database) whenever its lines could
+differ from what the database holds: a value SQLite would convert in a way not mirrored here, a
+case stored twice under one key, rows the store had to rewrite, or a case count that does not match
+the run's. Statistics come from the tallies only when cases were stored in suite order (first-seen
+metric order and the order of values, which seeds the bootstrap, are then the database's).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import tempfile
+from array import array
+from collections.abc import Iterator
+from typing import Any
+
+from agentunit.stats.summary import MetricTallies
+
+_MISSING = -1
+# Positions of the columns in the store's row tuples (agentunit.store.sqlite _CASE_COLUMNS / _METRIC_COLUMNS).
+_C_SEQ, _C_ID, _C_REPEAT, _C_STATUS, _C_PASSED, _C_PROMPT, _C_ERROR, _C_LATENCY, _C_CACHED, _C_ENVELOPE = \
+    1, 2, 3, 4, 5, 7, 9, 10, 11, 12
+_M_NAME, _M_STATUS, _M_VALUE, _M_PASSED, _M_THRESHOLD, _M_WEIGHT, _M_REASON, _M_DETAIL, _M_ERROR = \
+    4, 5, 6, 7, 8, 9, 10, 11, 12
+
+
+class _Diverges(Exception):
+    """A value the database would store differently from what this module mirrors."""
+
+
+class ReportSpool:
+    """Report lines and metric tallies of the cases stored during one run (see the module docstring).
+
+    Args:
+        repeats: attempts per case (``--repeat``): a case's place in the report is seq × repeats + repeat.
+        with_repeat: whether report lines carry ``repeat`` (the run's summary has repeat statistics).
+    """
+
+    def __init__(self, repeats: int = 1, *, with_repeat: bool = False):
+        from agentunit.reporting.json_report import case_line
+
+        self._line = case_line
+        self.repeats = max(1, repeats)
+        self.with_repeat = with_repeat
+        self.usable = True
+        self.in_order = True
+        self.count = 0
+        self._last = -1
+        self._offsets = array("q")
+        self._lengths = array("q")
+        self._file = tempfile.TemporaryFile(prefix="agentunit-report-")  # noqa: SIM115 (lives with the spool)
+        self._size = 0
+        self.tallies = MetricTallies()
+
+    def add(self, case_row: tuple[Any, ...], metric_rows: list[tuple[Any, ...]], output: str | None) -> None:
+        """One case as the store buffered it (``output``: the full text, even when the row holds its hash)."""
+        if not self.usable:
+            return
+        try:
+            case = _case(case_row, metric_rows, output)
+        except _Diverges:
+            self.discard()
+            return
+        position = case_row[_C_SEQ] * self.repeats + case_row[_C_REPEAT]
+        if position < len(self._offsets) and self._offsets[position] != _MISSING:
+            self.discard()  # stored twice under one place: the database keeps the last, the lines both
+            return
+        if position <= self._last:
+            self.in_order = False
+        self._last = max(self._last, position)
+        data = self._line(case, self.with_repeat).encode("utf-8")
+        if position >= len(self._offsets):
+            grow = position + 1 - len(self._offsets)
+            self._offsets.extend([_MISSING] * grow)
+            self._lengths.extend([0] * grow)
+        self._offsets[position], self._lengths[position] = self._size, len(data)
+        self._file.write(data)
+        self._size += len(data)
+        self.count += 1
+        if self.in_order:
+            for m in case["metrics"]:
+                self.tallies.add(m["metric"], m["status"], _finite(m["value"]), m["passed"])
+
+    def discard(self) -> None:
+        """Give up: the report and statistics read the database."""
+        self.usable = False
+        self.close()
+
+    def lines(self) -> Iterator[bytes]:
+        """Every stored case's report line (UTF-8), in suite order."""
+        self._file.flush()
+        fd = self._file.fileno()
+        for offset, length in zip(self._offsets, self._lengths, strict=True):
+            if offset != _MISSING:
+                yield os.pread(fd, length, offset)
+
+    def statistics(self) -> dict[str, Any] | None:
+        """``run_statistics``'s ``{"metrics": …}`` from the tallies; None when they cannot stand in for it
+        (cases stored out of suite order, or repeats, whose statistics read the database)."""
+        if not self.usable or not self.in_order or self.with_repeat:
+            return None
+        return {"metrics": self.tallies.summary()}
+
+    def close(self) -> None:
+        self._file.close()
+        self._offsets, self._lengths = array("q"), array("q")
+        self.tallies = MetricTallies()
+
+
+def _case(row: tuple[Any, ...], metric_rows: list[tuple[Any, ...]], output: str | None) -> dict[str, Any]:
+    """The case dict ``Store.iter_cases`` would read back for these rows."""
+    envelope = _text(row[_C_ENVELOPE])
+    return {
+        "id": _text(row[_C_ID]), "repeat": row[_C_REPEAT], "status": _text(row[_C_STATUS]),
+        "passed": bool(row[_C_PASSED]), "prompt": _text(row[_C_PROMPT]), "output": _text(output),
+        "error": _text(row[_C_ERROR]), "latency_ms": _real(row[_C_LATENCY]), "cached": bool(row[_C_CACHED]),
+        "envelope": json.loads(envelope) if envelope else None,
+        "metrics": [_metric(m) for m in metric_rows]}
+
+
+def _metric(row: tuple[Any, ...]) -> dict[str, Any]:
+    detail = _text(row[_M_DETAIL])
+    passed = row[_M_PASSED]
+    return {"metric": _text(row[_M_NAME]), "status": _text(row[_M_STATUS]), "value": _real(row[_M_VALUE]),
+            "passed": None if passed is None else bool(passed), "threshold": _real(row[_M_THRESHOLD]),
+            "weight": _real(row[_M_WEIGHT]), "reason": _text(row[_M_REASON]),
+            "detail": json.loads(detail) if detail else {}, "error": _text(row[_M_ERROR])}
+
+
+def _text(value: Any) -> str | None:
+    """A TEXT column: text comes back as it went in; a number would come back as text."""
+    if value is None or type(value) is str:
+        return value
+    raise _Diverges
+
+
+def _real(value: Any) -> float | None:
+    """A REAL column: integers come back as floats and NaN as NULL; text would be converted or kept."""
+    if value is None:
+        return None
+    kind = type(value)
+    if kind is float:
+        return None if value != value else value
+    if (kind is int or kind is bool) and -(1 << 63) <= value < (1 << 63):
+        return float(value)
+    raise _Diverges
+
+
+def _finite(value: float | None) -> float | None:
+    return value if value is not None and math.isfinite(value) else None

@@ -1,0 +1,130 @@
+"""The JSON report made from the run's spool is, byte for byte, the report read back from the database."""
+
+import asyncio
+import dataclasses
+import json
+import random
+
+import pytest
+
+from agentunit import evaluate
+from agentunit.metrics import Metric
+from agentunit.metrics.registry import register_metric, restored
+from agentunit.reporting.json_report import write_json
+from agentunit.reporting.spool import ReportSpool
+from agentunit.store.sqlite import Store
+
+
+class _OddValues(Metric):
+    """Values the database stores in its own way: an integer (REAL → float), NaN (→ NULL), detail
+    keys that are not text, a huge integer in the detail."""
+
+    def evaluate(self, case, trace, outcome):
+        kind = case.id.split("-")[0]
+        if kind == "int":
+            return self.result(1, passed=True, reason="an integer value", detail={1: "one", "n": 2**70})
+        if kind == "nan":
+            return self.result(float("nan"), passed=False, reason="not a number", detail={"x": float("inf")})
+        return self.result(0.25, passed=None, reason="info only ünïcödé \ud83d", detail={"set": {3}})
+
+
+def _cases():
+    cases = []
+    for i in range(60):
+        kind = ("int", "nan", "plain", "long", "evil")[i % 5]
+        cases.append({"id": f"{kind}-{i}", "prompt": "x" * 5000 if kind == "long" else f"say {kind} {i} é\ud800",
+                      "metrics": [{"metric": "contains", "value": str(i)}, "odd-values", "tool_success",
+                                  {"metric": "regex", "value": r"\d+"}]})
+    return cases
+
+
+async def _slow_echo(prompt):
+    await asyncio.sleep(random.random() / 200)  # replies finish out of suite order
+    if prompt.startswith("say evil"):
+        raise RuntimeError("<boom> \x1b[2J")
+    return prompt
+
+
+def _both_reports(result, tmp_path):
+    assert result.spool is not None and result.spool.usable, "the run was not spooled: nothing compared"
+    write_json(result, tmp_path / "spooled.json")
+    write_json(dataclasses.replace(result, spool=None), tmp_path / "stored.json")
+    return (tmp_path / "spooled.json").read_bytes(), (tmp_path / "stored.json").read_bytes()
+
+
+@pytest.mark.parametrize("concurrency", [1, 8])
+@pytest.mark.parametrize("repeat", [1, 3])
+def test_spooled_report_is_the_stored_report(tmp_path, concurrency, repeat):
+    random.seed(concurrency * 10 + repeat)
+    with restored():
+        register_metric("odd-values", _OddValues)
+        result = evaluate(cases=_cases(), target=_slow_echo, db=tmp_path / "r.db", concurrency=concurrency,
+                          repeat=repeat)
+        spooled, stored = _both_reports(result, tmp_path)
+    assert spooled == stored
+    data = json.loads(stored)
+    assert len(data["cases"]) == 60 * repeat
+    verdicts = [m for c in data["cases"] for m in c["metrics"]
+                if m["metric"] == "odd-values" and m["passed"] is not None]
+    assert data["statistics"]["metrics"]["odd-values"]["n"] == len(verdicts) > 0
+    if concurrency == 8:
+        assert not result.spool.in_order  # the replies did come back out of order: the index was used
+
+
+def test_statistics_come_from_the_tallies_when_cases_were_stored_in_order(tmp_path):
+    result = evaluate(cases=[{"id": f"c{i}", "prompt": f"p{i}", "metrics": [{"metric": "contains", "value": "1"}]}
+                             for i in range(30)], target=lambda p: p, db=tmp_path / "r.db", concurrency=1)
+    assert result.spool.in_order and result.spool.statistics() is not None
+    spooled, stored = _both_reports(result, tmp_path)
+    assert spooled == stored
+
+
+def test_a_case_stored_twice_under_one_id_leaves_the_report_to_the_database(tmp_path):
+    from agentunit.core.engine import Engine
+    from agentunit.datasets.base import DatasetCase
+    from agentunit.suite.model import Suite
+
+    twice = [DatasetCase(id="same", query=f"p{i}", metrics=[{"metric": "contains", "value": "p"}]) for i in range(2)]
+    suite = Suite(name="unvalidated", target={"type": "echo"}, prebuilt_cases=twice)  # no validate(): ids unchecked
+    result = asyncio.run(Engine(suite, Store(tmp_path / "r.db")).run())
+    assert result.spool is None  # one row in the database, two spooled lines: the spool stepped aside
+    write_json(result, tmp_path / "r.json")
+    assert len(json.loads((tmp_path / "r.json").read_text())["cases"]) == 1
+
+
+def test_rows_the_store_had_to_rewrite_leave_the_report_to_the_database(tmp_path):
+    store = Store(tmp_path / "r.db")
+    spool = ReportSpool()
+    store.listener, store.on_rewrite = spool.add, spool.discard
+    store.start_run("r1", suite="s", suite_path=None, suite_hash=None, started_at="now", options={}, target=None)
+    store.add_case("r1", 0, "a", 0, status="passed", passed=True, score=1.0, prompt="p", output="o", error=None,
+                   latency_ms=2**70, cached=False, envelope=None, metrics=[])  # an int SQLite cannot bind
+    assert not spool.usable
+    store.close()
+
+
+def test_a_value_sqlite_would_convert_is_not_mirrored_but_refused():
+    spool = ReportSpool()
+    row = ("r1", 0, "a", 0, "passed", 1, 1.0, "p", "o", None, "12.5", 0, None, 0.0, None)  # text in a REAL column
+    spool.add(row, [], "o")
+    assert not spool.usable
+
+
+def test_numbers_come_back_as_sqlite_returns_them(tmp_path):
+    from types import SimpleNamespace
+
+    from agentunit.reporting.json_report import case_line
+
+    store = Store(tmp_path / "r.db")
+    spool = ReportSpool()
+    store.listener = spool.add
+    store.start_run("r1", suite="s", suite_path=None, suite_hash=None, started_at="now", options={}, target=None)
+    odd = SimpleNamespace(name="m", status="info", value=float("nan"), passed=None, threshold=3, weight=True,
+                          reason="r", detail={"inf": float("-inf")}, error=None, label=None)
+    store.add_case("r1", 0, "a", 0, status="passed", passed=True, score=1, prompt="p", output="o", error=None,
+                   latency_ms=7, cached=False, envelope={"usage": {"tokens": 3}}, metrics=[odd])
+    store.flush()
+    stored = case_line(next(store.iter_cases("r1")), False).encode()
+    assert spool.usable and list(spool.lines()) == [stored]
+    assert b'"value": null' in stored and b'"latency_ms": 7.0' in stored and b'"threshold": 3.0' in stored
+    store.close()
