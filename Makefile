@@ -9,17 +9,27 @@ export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
 setup: $(VENV)/.installed
 
-$(VENV)/.installed: pyproject.toml
+# The demo needs agentunit and the runtimes of its two embedded models only (a few packages, seconds);
+# the tests need every extra and the reference libraries they cross-check against (minutes).
+$(VENV)/.core: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e ".[test]"
+	$(PY) -m pip install --quiet -e ".[embeddings,judge]"
 	$(PY) -m compileall -q src  # bytecode even where PYTHONDONTWRITEBYTECODE is set: faster start-up
 	touch $@
 
-demo: models
+$(VENV)/.installed: $(VENV)/.core
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e ".[test]"
+	touch $@
+
+demo: $(VENV)/.core
+	$(VENV)/bin/agentunit models install embeddings judge
 	$(VENV)/bin/agentunit run examples/quickstart.yaml --db .agentunit/agentunit.db \
 		-o reports/quickstart.json --junit reports/quickstart.xml --markdown reports/quickstart.md \
 		--html reports/quickstart.html
+	@echo "reports/quickstart.html is the report. agentunit is $(VENV)/bin/agentunit: run"
+	@echo "  source $(VENV)/bin/activate"
+	@echo "to type plain 'agentunit' in this shell, then 'agentunit init' to start a suite of your own."
 
 lint: setup
 	$(VENV)/bin/ruff check src tests bench examples

@@ -387,3 +387,46 @@ def test_calibrate_usage_errors_exit_2_and_never_overwrite_a_foreign_file(tmp_pa
     assert proc.returncode == 2 and "--write updates a calibration file" in proc.stderr
     assert notes.read_text() == '{"mine": true}'
     assert "Traceback" not in proc.stderr
+
+
+def test_an_unset_environment_variable_stops_the_run_once_before_any_call(tmp_path, agent_server):
+    suite = tmp_path / "suite.yaml"
+    suite.write_text(f"target:\n  type: http\n  url: {agent_server.url}\n"
+                     "  headers: {Authorization: \"Bearer ${AGENTUNIT_TEST_TOKEN}\"}\n"
+                     "cases:\n" + "".join(f"  - {{prompt: 'ok:fine{i}', metrics: [{{metric: contains, value: fine}}]}}"
+                                           "\n" for i in range(3)))
+    env = {k: v for k, v in os.environ.items() if k != "AGENTUNIT_TEST_TOKEN"}
+    proc = subprocess.run([sys.executable, "-m", "agentunit", "run", str(suite), "--db", str(tmp_path / "r.db")],
+                          cwd=ROOT, capture_output=True, text=True, env=env, timeout=60)
+    assert proc.returncode == 2
+    assert proc.stderr == (f"{suite}:4: target.headers.Authorization: environment variable AGENTUNIT_TEST_TOKEN is "
+                           "not set — export AGENTUNIT_TEST_TOKEN=… before the run (nothing was sent)\n")
+    assert agent_server.requests == []
+    ok = run_cli("run", str(suite), "--db", str(tmp_path / "r.db"), env={"AGENTUNIT_TEST_TOKEN": "s3cret"})
+    assert ok.returncode == 0, ok.stderr  # set: the run goes ahead
+    assert agent_server.requests and agent_server.requests[0]["headers"]["Authorization"] == "Bearer s3cret"
+    assert run_cli("run", str(suite), "--dry-run", env={"AGENTUNIT_TEST_TOKEN": ""}).returncode == 0
+
+
+def test_openai_api_key_env_is_checked_before_the_run(tmp_path):
+    suite = write_suite(tmp_path / "s.json", {
+        "target": {"type": "openai", "base_url": "http://127.0.0.1:9/v1", "model": "m",
+                   "api_key_env": "AGENTUNIT_TEST_KEY"},
+        "cases": [{"prompt": "hi", "metrics": [{"metric": "contains", "value": "hi"}]}]})
+    proc = run_cli("run", str(suite), "--db", str(tmp_path / "r.db"), env={"AGENTUNIT_TEST_KEY": ""})
+    assert proc.returncode == 2 and "target.api_key_env: environment variable AGENTUNIT_TEST_KEY" in proc.stderr
+
+
+def test_models_serve_prints_the_base_url_and_model_to_put_in_a_suite():
+    import yaml
+
+    from agentunit.cli import _serve_hint
+
+    hint = _serve_hint("http://127.0.0.1:8123", "qwen-judge")
+    lines = hint.splitlines()
+    assert lines[0] == "base_url: http://127.0.0.1:8123/v1  model: qwen-judge" and lines[-1] == "Ctrl-C stops it."
+    target = yaml.safe_load(lines[1].split("as the app to test:", 1)[1])["target"]
+    judge = yaml.safe_load(lines[2].split("as the judge:", 1)[1])["judge"]
+    assert target == {"type": "openai", "base_url": "http://127.0.0.1:8123/v1", "model": "qwen-judge"}
+    assert judge == {"provider": "openai", "base_url": "http://127.0.0.1:8123/v1", "model": "qwen-judge"}
+    assert "agentunit init --kind openai --base-url http://127.0.0.1:8123/v1 --model qwen-judge" in hint

@@ -1,4 +1,4 @@
-"""The ``agentunit`` command line: run, calibrate, metrics, models, view.
+"""The ``agentunit`` command line: run, init, calibrate, compare, metrics, import, models, view.
 
 Exit codes (contract): 0 every case passed · 1 some case failed or errored · 2 bad usage or an
 invalid suite (the message names file:line); ``calibrate`` reports and does not gate: 0 when it ran.
@@ -41,6 +41,54 @@ def _suite_problems(suite: Path) -> Iterator[None]:
         raise _fail_usage(str(exc)) from None
     except Exception as exc:  # a bug or an input no check foresaw: still a one-line answer, never a traceback
         raise _fail_usage(f"{suite}: cannot load the suite: {type(exc).__name__}: {exc}") from None
+
+
+_ENV_REF = r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}"
+
+
+def _env_refs(value: Any, at: tuple[Any, ...]) -> Iterator[tuple[tuple[Any, ...], str]]:
+    """Each ``${NAME}`` a target spec reads, with the key path of the field."""
+    import re
+
+    if isinstance(value, str):
+        for name in re.findall(_ENV_REF, value):
+            yield at, name
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _env_refs(item, (*at, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _env_refs(item, (*at, index))
+
+
+def _check_env_refs(suite: Any) -> None:
+    """Stop before the first call when a target reads an environment variable that is not set: one
+    message naming the variable and where the suite reads it, instead of an error on every case."""
+    import os
+
+    from agentunit.suite.locate import format_path, line_of
+
+    specs: list[tuple[tuple[Any, ...], Any]] = [(("target",), suite.target)]
+    if suite.variants is not None:
+        specs += [(("targets", t.index), t.spec) for t in suite.variants.targets]
+    missing: dict[str, tuple[Any, ...]] = {}
+    for at, spec in specs:
+        if not isinstance(spec, dict):
+            continue
+        for where, name in _env_refs({k: v for k, v in spec.items() if k in ("url", "headers", "env")}, at):
+            missing.setdefault(name, where)
+        key_env = spec.get("api_key_env")
+        if spec.get("type") == "openai" and isinstance(key_env, str):
+            missing.setdefault(key_env, (*at, "api_key_env"))
+    missing = {name: where for name, where in missing.items() if not os.environ.get(name)}
+    if not missing:
+        return
+    for name, where in missing.items():
+        line = line_of(suite.path, where) if suite.path else None
+        place = f"{suite.path}:{line}: " if line else f"{suite.path}: " if suite.path else ""
+        sys.stderr.write(f"{place}{format_path(where)}: environment variable {name} is not set — "
+                         f"export {name}=… before the run (nothing was sent)\n")
+    raise click.exceptions.Exit(EXIT_USAGE)
 
 
 def _fail_usage(message: str) -> click.exceptions.Exit:
@@ -165,6 +213,11 @@ def run(suite: Path | None, jobs: int | None, repeat: int | None, no_cache: bool
     if dry_run:
         sys.stdout.write(report.text() + "\n")
         raise click.exceptions.Exit(EXIT_OK)
+    try:
+        _check_env_refs(loaded)
+    except click.exceptions.Exit:
+        store.close()
+        raise
 
     try:
         result = _execute(engine, total * repeat, show_progress=not quiet and sys.stderr.isatty())
@@ -375,6 +428,29 @@ def metrics(family: str | None, as_json: bool, as_markdown: bool) -> None:
                          f"{'  model=' + i.model if i.model else ''}\n    {i.summary}\n")
 
 
+@app.command()
+@click.argument("directory", required=False, default=".", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--kind", type=click.Choice(["chat", "rag", "agent", "openai"]), default="chat", show_default=True,
+              help="A small offline app to test (chat, rag, agent) or a model behind an OpenAI-compatible API.")
+@click.option("--base-url", metavar="URL", help="--kind openai: the server's base URL (default http://127.0.0.1:8000/v1).")
+@click.option("--model", "model_name", metavar="NAME", help="--kind openai: the model name the server expects.")
+@click.option("--force", is_flag=True, help="Overwrite files that exist.")
+def init(directory: Path, kind: str, base_url: str | None, model_name: str | None, force: bool) -> None:
+    """Write a starter suite (agentunit.yaml) and, for chat, rag and agent, a small app it tests (app.py)
+    into DIRECTORY (default: here); prints the command to run next. Exit 0, or 2 when a file exists."""
+    from agentunit.starter import write_starter
+
+    try:
+        starter = write_starter(kind, directory, force=force, base_url=base_url, model=model_name)
+    except AgentUnitError as exc:
+        raise _fail_usage(str(exc)) from None
+    except OSError as exc:
+        raise _fail_usage(f"cannot write into {directory}: {exc.strerror or exc}") from None
+    for path in starter.files:
+        sys.stdout.write(f"wrote {path}\n")
+    sys.stdout.write("next:\n" + "".join(f"  {step}\n" for step in starter.next_steps))
+
+
 @app.group("import")
 def import_() -> None:
     """Turn another tool's test config into a native agentunit suite."""
@@ -469,13 +545,24 @@ def models_serve(name: str, port: int, model_path: str | None, n_gpu_layers: int
     except AgentUnitError as exc:
         raise _fail_usage(str(exc)) from None
     address = server.listening_address
-    sys.stdout.write(f"judge ({provider.describe()['model']}) serving OpenAI-compatible API at {address}/v1\n")
+    model = provider.describe()["model"]
+    sys.stdout.write(f"judge ({model}) serving OpenAI-compatible API at {address}/v1\n{_serve_hint(address, model)}")
     sys.stdout.flush()
     try:
         while True:
             time.sleep(3600)
     except KeyboardInterrupt:
         pass
+
+
+def _serve_hint(address: str, model: str) -> str:
+    """What to put in a suite to use a served model: as the system under test, or as the judge."""
+    base = f"{address}/v1"
+    return (f"base_url: {base}  model: {model}\n"
+            f"  as the app to test:  target: {{type: openai, base_url: {base}, model: {model}}}\n"
+            f"  as the judge:        judge: {{provider: openai, base_url: {base}, model: {model}}}\n"
+            f"  a starter suite:     agentunit init --kind openai --base-url {base} --model {model}\n"
+            "Ctrl-C stops it.\n")
 
 
 @app.command()

@@ -14,7 +14,7 @@ def test_the_readme_calibrate_command_runs_end_to_end_with_the_embedded_judge(tm
         require("judge")
     except ModelNotInstalled as exc:
         pytest.fail(f"{exc} (make test does this before the tests)")
-    assert ".venv/bin/agentunit calibrate examples/calibrate.yaml" in (ROOT / "README.md").read_text()
+    assert "agentunit calibrate examples/calibrate.yaml" in (ROOT / "README.md").read_text()
     db, cal, out = str(tmp_path / "r.db"), tmp_path / "calibration.json", tmp_path / "out.json"
 
     proc = run_cli("calibrate", "examples/calibrate.yaml", "--db", db, "--json", "--write", str(cal), timeout=900)

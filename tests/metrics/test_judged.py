@@ -32,7 +32,7 @@ def test_rationale_is_asked_after_the_decision_and_shown():
     assert "one sentence" in asked.messages[-1][1] and "yes" in asked.messages[-1][1]
     assert result.detail["rationale"] == "The response names Lyon, not Paris."
     assert result.detail["rationale_of"] == {"option": "yes", "P(yes)": 0.7}
-    assert result.reason == "P(pass) = 0.700 — why: The response names Lyon, not Paris."
+    assert result.reason == 'rubric "names the capital": P(pass) = 0.700 — why: The response names Lyon, not Paris.'
     assert result.value == pytest.approx(0.7)  # the verdict is the decision's, untouched
 
 

@@ -104,6 +104,15 @@ def _require_text(metric: Metric, what: str) -> None:
         raise MetricConfigError(f"{metric.name} value ({what}) is empty: the judge would have nothing to check")
 
 
+REASON_QUOTE_CHARS = 80  # how much of a rubric, reference or criteria a reason quotes
+
+
+def quoted(text: str, limit: int = REASON_QUOTE_CHARS) -> str:
+    """``text`` on one line in double quotes for a reason, cut to ``limit`` characters (then "…")."""
+    flat = " ".join(str(text).split())
+    return f"\"{flat[:limit]}…\"" if len(flat) > limit else f"\"{flat}\""
+
+
 def question_of(case, outcome) -> str | None:
     """The question a case asks: the reply's ``trusys.query``, else the case's prompt; None when blank."""
     query = outcome.query or case.query
@@ -149,7 +158,8 @@ class LlmRubric(JudgedMetric):
         worst = min(decided, key=lambda d: d["score"])
         score = worst["score"]
         why = worst["why"] if worst["method"] == "judge" else f"{worst['method']}: {worst['why']}"
-        reason = why if len(decided) == 1 else f"{len(decided)} criteria, lowest {worst['criterion']!r}: {why}"
+        reason = (f"rubric {quoted(rubric)}: {why}" if len(decided) == 1 else
+                  f"rubric {quoted(rubric)}, {len(decided)} criteria, lowest {quoted(worst['criterion'])}: {why}")
         detail: dict[str, Any] = {"criteria": decided}
         judged = [d["judge"] for d in decided if d["method"] == "judge"]
         if len(judged) == 1:
@@ -276,7 +286,8 @@ class Factuality(JudgedMetric):
                       "same": p_consistent * p_complete * (1 - p_extra)}
         score = sum(p * self._scores[name] for name, p in categories.items())
         chosen = max(categories, key=categories.__getitem__)
-        return self.result(score, reason=f"{chosen} (P(consistent) {p_consistent:.3f}, score {score:.3f})",
+        return self.result(score, reason=f"{chosen}: the answer against the reference {quoted(reference)} "
+                                         f"(P(consistent) {p_consistent:.3f}, score {score:.3f})",
                            detail={"category": chosen, "categories": {k: round(v, 4) for k, v in categories.items()},
                                    "judge_p_consistent": round(judged_consistent, 4),
                                    "judge": {k: d.to_detail() for k, d in decisions.items()}})
@@ -351,6 +362,6 @@ class GEval(JudgedMetric):
         score = (mean - 1) / (self._max - 1)
         method = ("probability-weighted mean of score tokens" if decision.source == "logprobs"
                   else "generated score (the provider gave no token probabilities)")
-        return self.result(score, reason=f"score {mean:.2f}/{self._max} ({method})",
+        return self.result(score, reason=f"score {mean:.2f}/{self._max} on {quoted(criteria)} ({method})",
                            detail={"steps": steps, "steps_generation": step_info, "mean_score": mean,
                                    "method": method, "judge": decision.to_detail()})

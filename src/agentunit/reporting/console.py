@@ -46,7 +46,12 @@ def score_text(stats: dict[str, Any] | None) -> str:
     if not stats or stats.get("mean_score") is None:
         return "—"
     lo, hi = stats["score_ci"]
-    return f"{stats['mean_score']:.3g} [{lo:.3g}, {hi:.3g}]"
+    return f"{_plain(stats['mean_score'])} [{_plain(lo)}, {_plain(hi)}]"
+
+
+def _plain(value: float) -> str:
+    """Three significant digits without exponent notation (a latency mean of 11,190 ms, not 1.12e+04)."""
+    return f"{value:,.0f}" if abs(value) >= 1000 else f"{value:.3g}"
 
 
 def run_statistics(result: Any) -> dict[str, Any]:
@@ -81,6 +86,39 @@ def repeat_lines(statistics: dict[str, Any]) -> list[str]:
         lines.append("agreement across repeats (Krippendorff's α of the verdicts; — no disagreement possible): "
                      + " · ".join(parts))
     return lines
+
+
+def attempt_text(case: dict[str, Any], summary: dict[str, Any]) -> str:
+    """`` (attempt 2/3)`` for a case of a run with ``--repeat 3``, so its attempts are told apart; ``""``
+    without repeats (a stored repeat index without the run's k still shows as `` #N``)."""
+    repeat = summary.get("repeat")
+    k = repeat.get("k") if isinstance(repeat, dict) else None
+    index = case.get("repeat") or 0
+    if isinstance(k, int) and k > 1:
+        return f" (attempt {index + 1}/{k})"
+    return f" #{index}" if index else ""
+
+
+def duration_text(ms: float | None) -> str:
+    """Milliseconds as a person reads them: ``0.42 ms``, ``37 ms``, ``1.12 s``, ``11.2 s``, ``2.5 min``."""
+    if ms is None:
+        return "—"
+    if ms < 10:
+        return f"{ms:.2g} ms" if ms < 1 else f"{ms:.1f} ms"
+    if ms < 1000:
+        return f"{ms:.0f} ms"
+    if ms < 60_000:
+        return f"{ms / 1000:.3g} s"
+    return f"{ms / 60_000:.1f} min"
+
+
+def judge_line(summary: dict[str, Any]) -> str | None:
+    """The run's judge use in one line (provider, calls, cache hits, tokens), or None without judge calls."""
+    j = summary.get("judge")
+    if not isinstance(j, dict):
+        return None
+    return (f"judge {j.get('provider')}: {j.get('calls', 0)} calls, {j.get('cache_hits', 0)} cached, "
+            f"{j.get('prompt_tokens', 0)} prompt + {j.get('completion_tokens', 0)} completion tokens")
 
 
 def summary_rows(summary: dict[str, Any]) -> list[dict[str, Any]]:
@@ -160,8 +198,7 @@ def print_summary(result: Any, db_path: str | None = None, out: TextIO | None = 
     for case in result.store.iter_cases(result.run_id, only_unpassed=True, limit=MAX_FAILURES_SHOWN):
         shown += 1
         text, code = _LABELS.get(case["status"], (case["status"].upper(), "31"))
-        rep = f" #{case['repeat']}" if case["repeat"] else ""
-        write(f"{style(visible(text), code)} {visible(case['id'])}{rep}\n")
+        write(f"{style(visible(text), code)} {visible(case['id'])}{attempt_text(case, s)}\n")
         if case["error"]:
             write(f"    {visible(case['error'][:300])}\n")
         for metric, why in metric_lines(case):
@@ -174,10 +211,9 @@ def print_summary(result: Any, db_path: str | None = None, out: TextIO | None = 
         write(f"{style('STORE', '33')} {visible(problem[:300])}\n")
     if len(problems) > MAX_FAILURES_SHOWN:
         write(f"… and {len(problems) - MAX_FAILURES_SHOWN} more store problems\n")
-    if "judge" in s:
-        j = s["judge"]
-        write(f"judge {visible(j.get('provider'))}: {j['calls']} calls, {j['cache_hits']} cached, "
-              f"{j['prompt_tokens']} prompt + {j['completion_tokens']} completion tokens\n")
+    judge = judge_line(s)
+    if judge:
+        write(visible(judge) + "\n")
     if "repeat" in s:
         r = s["repeat"]
         write(f"repeats k={r['k']}: pass rate {r['pass_rate']:.3f}  pass@{r['k']} {r['pass_at_k']:.3f}  "

@@ -19,7 +19,17 @@ from pathlib import Path
 from typing import Any
 
 from agentunit.reporting.charts import pass_counts, rate_chart
-from agentunit.reporting.console import summary_rows, unmeasured_allowed
+from agentunit.reporting.console import (
+    attempt_text,
+    duration_text,
+    interval_text,
+    judge_line,
+    repeat_lines,
+    run_statistics,
+    score_text,
+    summary_rows,
+    unmeasured_allowed,
+)
 from agentunit.reporting.json_report import media_of_case
 from agentunit.store.text import encodable
 
@@ -85,9 +95,22 @@ def _e(value: Any) -> str:
 
 
 def _number(value: Any) -> str:
+    """A metric value without exponent notation: ``0.9375``, ``42``, ``11,190``."""
     if value is None:
         return "—"
-    return f"{value:.4g}" if isinstance(value, float) else _e(value)
+    if isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            return _e(str(value))
+        return f"{value:,.0f}" if abs(value) >= 1000 else f"{value:.4g}"
+    return _e(value)
+
+
+def _metric_value(metric: dict[str, Any]) -> str:
+    """A metric result's value; ``latency``'s milliseconds as a duration."""
+    value = metric["value"]
+    if metric["metric"] in ("latency", "not-latency") and isinstance(value, (int, float)):
+        return _e(duration_text(float(value)))
+    return _number(value)
 
 
 def _media(case: dict[str, Any]) -> str:
@@ -127,6 +150,7 @@ def write_html(result: Any, path: str | Path) -> None:
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     rows = summary_rows(s)
+    statistics = run_statistics(result)
     metric_names = list(s.get("metrics") or {})
     with target.open("w", encoding="utf-8") as out:
         out.write("<!doctype html><html lang='en'><head><meta charset='utf-8'>"
@@ -143,21 +167,29 @@ def write_html(result: Any, path: str | Path) -> None:
                            title="pass rate by metric, with Wilson 95 % intervals")
         if chart:
             out.write(f"<h2>Pass rate by metric (Wilson 95 % interval)</h2>{chart}")
-        out.write("<table id='metrics'><tr><th>metric</th><th>pass rate</th><th>passed</th><th>failed</th>"
-                  "<th>not measured</th><th>errors</th></tr>")
+        out.write("<table id='metrics'><tr><th>metric</th><th>pass rate</th><th>95% CI</th><th>passed</th>"
+                  "<th>failed</th><th>not measured</th><th>errors</th>"
+                  "<th>info</th><th>mean score</th></tr>")
         for r in rows:
-            out.write(f"<tr><td>{_e(r['metric'])}</td><td>{r['rate']}</td><td>{r['passed']}</td>"
-                      f"<td>{r['failed']}</td><td>{r['not_measured']}</td><td>{r['error']}</td></tr>")
-        out.write("</table>")
+            score = score_text(statistics.get("metrics", {}).get(r["metric"]))
+            out.write(f"<tr><td>{_e(r['metric'])}</td><td>{r['rate']}</td>"
+                      f"<td>{_e(interval_text(r['passed'], r['failed']))}</td><td>{r['passed']}</td>"
+                      f"<td>{r['failed']}</td><td>{r['not_measured']}</td><td>{r['error']}</td>"
+                      f"<td>{r['info']}</td><td>{_e(score)}</td></tr>")
+        out.write("</table><p class='info'>not measured: the metric's inputs were absent (a reason says which); "
+                  "info: measured with no pass mark — reported, never a pass or a failure.</p>")
+        judge = judge_line(s)
+        if judge:
+            out.write(f"<p id='judge'>{_e(judge)}</p>")
         _write_matrix(out, s)
-        _write_repeat(out, s)
+        _write_repeat(out, s, statistics)
         out.write(_filter_form(metric_names, s["cases"]))
         out.write("<table id='cases'><tr><th>case</th><th>status</th><th>prompt</th><th>output</th>"
-                  "<th>latency ms</th><th>metrics</th></tr>")
+                  "<th>latency</th><th>metrics</th></tr>")
         for case in result.iter_cases():
-            rep = f" #{case['repeat']}" if case["repeat"] else ""
+            rep = _e(attempt_text(case, s))
             metrics = "".join(
-                f"<div class='{_e(m['status'])}'>{_e(m['metric'])}: {_number(m['value'])} "
+                f"<div class='{_e(m['status'])}'>{_e(m['metric'])}: {_metric_value(m)} "
                 f"({_e(m['status'])}) {_e(m['error'] or m['reason'])}</div>" for m in case["metrics"])
             failing = [m["metric"] for m in case["metrics"] if m["passed"] is False or m["status"] == "error"]
             error = f"<div class='errored'>{_e(case['error'])}</div>" if case["error"] else ""
@@ -165,7 +197,7 @@ def write_html(result: Any, path: str | Path) -> None:
                       f"<td>{_e(case['id'])}{rep}</td><td class='{_e(case['status'])}'>{_e(case['status'])}</td>"
                       f"<td><pre>{_e(case['prompt'])}</pre>{_media(case)}</td>"
                       f"<td><pre>{_e(case['output'])}</pre>{error}</td>"
-                      f"<td>{_number(case['latency_ms'])}</td><td>{metrics}</td></tr>")
+                      f"<td>{_e(duration_text(case['latency_ms']))}</td><td>{metrics}</td></tr>")
         out.write(f"</table><script>{_SCRIPT}</script></body></html>\n")
 
 
@@ -193,9 +225,12 @@ def _write_matrix(out: Any, summary: dict[str, Any]) -> None:
         out.write("</table>")
 
 
-def _write_repeat(out: Any, summary: dict[str, Any]) -> None:
+def _write_repeat(out: Any, summary: dict[str, Any], statistics: dict[str, Any]) -> None:
+    """With repeats: pass rate, pass@k and pass^k, then flaky cases and agreement across the attempts."""
     repeat = summary.get("repeat")
     if isinstance(repeat, dict) and "k" in repeat:
         k = _e(repeat["k"])
-        out.write(f"<p>repeats k={k}: pass rate {_number(repeat.get('pass_rate'))}, "
+        out.write(f"<p id='repeats'>repeats k={k}: pass rate {_number(repeat.get('pass_rate'))}, "
                   f"pass@{k} {_number(repeat.get('pass_at_k'))}, pass^{k} {_number(repeat.get('pass_hat_k'))}</p>")
+        for line in repeat_lines(statistics):
+            out.write(f"<p class='repeat'>{_e(line)}</p>")

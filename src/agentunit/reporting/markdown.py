@@ -17,7 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from agentunit.reporting.console import (
+    attempt_text,
     interval_text,
+    judge_line,
     metric_lines,
     run_statistics,
     score_text,
@@ -65,12 +67,15 @@ def write_markdown(result: Any, path: str | Path) -> None:
         score = score_text(statistics.get("metrics", {}).get(row["metric"]))
         lines.append(f"| {inert(row['metric'])} | {row['rate']} | {row['passed']} | {row['failed']} | "
                      f"{row['not_measured']} | {row['error']} | {row['info']} | {ci} | {score} |")
+    judge = judge_line(s)
+    if judge:
+        lines += ["", inert(judge, 300) + "."]
     lines += _matrix_lines(s)
     lines += ["", "## Failed, errored and unmeasured cases", ""]
     listed = 0
     for case in result.store.iter_cases(result.run_id, only_unpassed=True, limit=MAX_LISTED):
         listed += 1
-        rep = f" \\#{case['repeat']}" if case["repeat"] else ""
+        rep = attempt_text(case, s)  # our own text: digits, parentheses and a slash
         output = "" if case["output"] is None else f": output “{inert(case['output'], 80)}”"
         lines.append(f"- **{inert(case['id'])}**{rep} ({inert(case['status'])}){output}")
         if case["error"]:

@@ -178,11 +178,15 @@ def suite_from_dict(data: Any, path: Path | None = None, *, calibration: str | P
     suite.prompt = data.get("prompt") if fields_ok else None
     cases = data.get("cases", data.get("tests"))
     if cases is not None and not isinstance(cases, list):
-        problems.error(f"cases must be a list, got {shown(cases)}", ("cases" if "cases" in data else "tests",))
+        key = "cases" if "cases" in data else "tests"
+        file_hint = (f"cases from a file: `cases_file: {cases.removeprefix('file://')}` (.jsonl, .csv, .json, .yaml)"
+                     if isinstance(cases, str) else None)
+        problems.error(f"{key} must be a list of cases, got {shown(cases)}", (key,),
+                       suggestion=file_hint or f"write `{key}:` as a list, e.g. `- {{prompt: …, metrics: [...]}}`")
         cases = []
     suite.inline_cases = cases or []
     suite.case_files = _case_files(data.get("cases_file"), path, problems)
-    if not suite.inline_cases and not suite.case_files and "cases" not in data \
+    if not suite.inline_cases and not suite.case_files and "cases" not in data and "tests" not in data \
             and (suite.target or {}).get("type") != "traces":  # a traces target makes a case per trace
         problems.error("the suite has no cases", (), suggestion="add `cases:` or `cases_file:`")
     if calibration is not None:

@@ -45,6 +45,18 @@ def line_of(path: str | Path, key_path: tuple[Any, ...]) -> int | None:
     return line
 
 
+def as_written(path: str | Path | None, key_path: tuple[Any, ...]) -> tuple[Any, ...]:
+    """``key_path`` with the name the file gives its cases: a suite may list them under promptfoo's
+    ``tests:`` instead of ``cases:``, and a problem in them should name (and find) the key written."""
+    if not key_path or key_path[0] != "cases" or path is None:
+        return key_path
+    node = _compose(str(path))
+    if not isinstance(node, yaml.MappingNode):
+        return key_path
+    keys = {k.value for k, _ in node.value if isinstance(k, yaml.ScalarNode)}
+    return ("tests", *key_path[1:]) if "tests" in keys and "cases" not in keys else key_path
+
+
 def format_path(key_path: tuple[Any, ...]) -> str:
     """``("cases", 0, "metrics", 1)`` → ``cases[0].metrics[1]``."""
     text = ""

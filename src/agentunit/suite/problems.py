@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agentunit.errors import Problem, SuiteError
-from agentunit.suite.locate import format_path, line_of
+from agentunit.suite.locate import as_written, format_path, line_of
 
 MAX_PROBLEMS = 50
 
@@ -65,10 +65,11 @@ class Problems:
         out = []
         for p in pending:
             line = p.line
+            key_path = as_written(p.file, p.key_path) if p.line is None else p.key_path
             if line is None and p.file:  # every problem in a file names a line; the file's first at worst
-                line = (line_of(p.file, p.key_path) if p.key_path else None) or 1
+                line = (line_of(p.file, key_path) if key_path else None) or 1
             out.append(Problem(printable(p.message), file=p.file, line=line,
-                               field=printable(format_path(p.key_path)) or None,
+                               field=printable(format_path(key_path)) or None,
                                suggestion=printable(p.suggestion) if p.suggestion else None))
         return out
 
