@@ -1,9 +1,11 @@
 """Bench: N cases × 3 checks (contains, regex, starts-with) with the echo target, results in SQLite.
 
 The same suite shape as ../shared/bench/vs-promptfoo.sh. Prints wall time, cases/s and peak RSS of
-the `agentunit run` process. With --jsonl the cases stream from a cases_file (use it for 100,000).
+the `agentunit run` process, its start-up (the same command on a one-case suite, best of three) and
+the per-case cost (wall − start-up) / N. With --jsonl the cases stream from a cases_file (use it for
+100,000 and 1,000,000).
 Usage: python bench/engine_throughput.py [N] [--jsonl]
-Targets: 1,000 cases ≥ 20× faster than promptfoo and peak RSS < 150 MB; 100,000 cases peak RSS < 300 MB.
+Targets (issue 20): ≤ 0.1 ms per case at 5,000 and 100,000 cases; 1,000,000 cases under 100 MB peak RSS.
 """
 
 from __future__ import annotations
@@ -46,9 +48,18 @@ def main() -> None:
                 raise SystemExit(f"no cases list in {work / 'out.json'}")
             head += chunk
     summary = json.loads(head[: head.index(', "cases": [')] + "}")["summary"]
+    startup = _startup(work)
     print(f"cases={n} streamed={streamed} exit={code} "
           f"passed={summary['passed']}/{summary['cases']} errored={summary['errored']}")
     print(f"wall_s={wall:.2f} cases_per_s={n / wall:,.0f} peak_rss_mb={peak_mb:.0f}")
+    print(f"startup_s={startup:.3f} per_case_ms={(wall - startup) / n * 1000:.3f}")
+
+
+def _startup(work: Path) -> float:
+    """Wall time of the same command on a one-case suite: interpreter, imports, database, report."""
+    (work / "one.json").write_text(json.dumps({"name": "one", "target": {"type": "echo"}, "cases": [_case(0)]}))
+    return min(run_agentunit(["run", str(work / "one.json"), "--db", str(work / "one.db"),
+                              "-o", str(work / "one-out.json"), "-q"])[1] for _ in range(3))
 
 
 if __name__ == "__main__":

@@ -10,8 +10,8 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import hashlib
+import os
 import re
-import secrets
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -108,7 +108,7 @@ class RunResult:
 
 
 def new_run_id() -> str:
-    return datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S") + "-" + secrets.token_hex(3)
+    return datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S") + "-" + os.urandom(3).hex()
 
 
 def _now_iso() -> str:

@@ -73,6 +73,12 @@ class UnknownMetricError(AgentUnitError):
 
 _BY_NAME: dict[str, MetricInfo] = {}
 _CANONICAL: dict[str, MetricInfo] = {}
+_GENERATION = [0]  # bumped on every change: caches of built metrics compare it to know they are current
+
+
+def generation() -> int:
+    """A number that changes whenever a name is registered, replaced or restored."""
+    return _GENERATION[0]
 
 
 def normalize(name: str) -> str:
@@ -160,6 +166,7 @@ def _add(info: MetricInfo, *, replace: bool = False) -> None:
                 del _BY_NAME[norm]
         _BY_NAME[norm] = info
     _CANONICAL[normalize(info.name)] = info
+    _GENERATION[0] += 1
 
 
 def _evict(info: MetricInfo) -> None:
@@ -181,6 +188,7 @@ def restored() -> Iterator[None]:
         _BY_NAME.update(by_name)
         _CANONICAL.clear()
         _CANONICAL.update(canonical)
+        _GENERATION[0] += 1
 
 
 def lookup(name: str) -> tuple[MetricInfo, bool]:

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
-from agentunit.store.text import encodable
+from agentunit.store.text import encodable, to_json
 
 METRIC_KEYS = ("metric", "value", "passed", "threshold", "reason", "detail", "error")
 
@@ -22,14 +21,21 @@ def case_dict(case: dict[str, Any], with_repeat: bool) -> dict[str, Any]:
            "metrics": [{k: m[k] for k in METRIC_KEYS} for m in case["metrics"]]}
     if with_repeat:
         out["repeat"] = case["repeat"]
-    envelope = case.get("envelope")
-    if isinstance(envelope, dict) and isinstance(envelope.get("matrix"), dict):  # a prompts × targets run
+    add_envelope_fields(out, case.get("envelope"))
+    return out
+
+
+def add_envelope_fields(out: dict[str, Any], envelope: Any) -> None:
+    """Put what the report shows of a case's stored envelope into ``out``: the prompts × targets labels
+    and the media records (without the HTML report's thumbnails)."""
+    if not isinstance(envelope, dict):
+        return
+    if isinstance(envelope.get("matrix"), dict):  # a prompts × targets run
         out["prompt_label"], out["target_label"] = envelope["matrix"].get("prompt"), envelope["matrix"].get("target")
-    media = media_of_case(case)
-    if media:
+    media = envelope.get("media")
+    if isinstance(media, list) and media:
         out["media"] = [{k: v for k, v in r.items() if k != "thumbnail"} if isinstance(r, dict) else r
                         for r in media]
-    return out
 
 
 def media_of_case(case: dict[str, Any]) -> list[dict[str, Any]]:
@@ -41,7 +47,7 @@ def media_of_case(case: dict[str, Any]) -> list[dict[str, Any]]:
 
 def case_line(case: dict[str, Any], with_repeat: bool) -> str:
     """One case of the report as its line of JSON, made encodable (a lone surrogate → U+FFFD)."""
-    return encodable(json.dumps(case_dict(case, with_repeat), ensure_ascii=False, default=str))
+    return encodable(to_json(case_dict(case, with_repeat)))
 
 
 def _header(result: Any) -> dict[str, Any]:
@@ -78,7 +84,7 @@ def _stream(result: Any, handle: IO[bytes]) -> None:
     The cases are the run's spooled lines when it ran in this process (``agentunit.reporting.spool``),
     else read back from the database.
     """
-    header = encodable(json.dumps(_header(result), ensure_ascii=False, default=str))
+    header = encodable(to_json(_header(result)))
     handle.write((header[:-1] + ', "cases": [').encode("utf-8"))
     spool = _usable_spool(result)
     if spool is not None:

@@ -6,10 +6,11 @@ from __future__ import annotations
 import math
 from array import array
 from collections.abc import Iterable, Iterator, Mapping
+from fractions import Fraction
 from typing import Any
 
 from agentunit.stats.agreement import flakiness, krippendorff_alpha
-from agentunit.stats.intervals import bootstrap_mean_interval, wilson_interval
+from agentunit.stats.intervals import NORMAL_ABOVE, bootstrap_mean_interval, wilson_interval, z_value
 
 # A metric result as the statistics read it: (case_id, repeat, metric, status, value, passed).
 MetricRow = tuple[str, int, str, str, "float | None", "bool | None"]
@@ -36,7 +37,7 @@ def metric_summary(results: Any, confidence: float = 0.95) -> dict[str, dict[str
 
 class MetricTallies:
     """What ``metric_summary`` needs of each metric, counted one result at a time in flat memory:
-    verdict count, passes, and the finite values (8 bytes each, for the mean and its interval)."""
+    verdict count, passes, and the finite values (``Scores``)."""
 
     __slots__ = ("_by_name",)
 
@@ -47,24 +48,85 @@ class MetricTallies:
         """Count one result: a verdict when ``status`` is passed/failed (or unset); a finite ``value``."""
         tally = self._by_name.get(name)
         if tally is None:
-            tally = self._by_name[name] = [0, 0, array("d")]
+            tally = self._by_name[name] = [0, 0, Scores()]
         if passed is not None and status in _VERDICT_STATUSES:
             tally[0] += 1
             tally[1] += bool(passed)
         if value is not None and math.isfinite(value):
-            tally[2].append(value)
+            tally[2].add(value)
 
     def summary(self, confidence: float = 0.95) -> dict[str, dict[str, Any]]:
         """``metric_summary``'s result for the results counted so far."""
         out: dict[str, dict[str, Any]] = {}
-        for name, (n, passed, values) in self._by_name.items():
+        for name, (n, passed, scores) in self._by_name.items():
             out[name] = {
                 "n": n, "passed": passed, "pass_rate": passed / n if n else None,
                 "ci": list(wilson_interval(passed, n, confidence)) if n else None,
-                "mean_score": math.fsum(values) / len(values) if values else None,
-                "score_ci": list(bootstrap_mean_interval(values, confidence)) if values else None,
-                "score_n": len(values), "confidence": confidence}
+                "mean_score": scores.mean(), "score_ci": scores.interval(confidence),
+                "score_n": scores.n, "confidence": confidence}
         return out
+
+
+class Scores:
+    """A metric's finite values, kept as the mean and its interval need them.
+
+    Up to ``NORMAL_ABOVE`` values they are kept in order (8 bytes each): the bootstrap resamples them
+    and its seed makes order matter. Past that the interval is the bootstrap's normal limit, a function
+    of the multiset only, so values are kept as counts of distinct values when there are at most
+    ``DISTINCT_MAX`` of them (pass/fail scores: two), else in an array. Both forms give the same mean and
+    interval, to the last bit, as ``bootstrap_mean_interval`` on the list (sums are exact, then rounded once).
+    """
+
+    DISTINCT_MAX = 4096
+    __slots__ = ("_counts", "_values", "n")
+
+    def __init__(self) -> None:
+        self.n = 0
+        self._values: array[float] | None = array("d")
+        self._counts: dict[float, int] | None = {}
+
+    def add(self, value: float) -> None:
+        self.n += 1
+        counts = self._counts
+        if counts is not None:
+            counts[value] = counts.get(value, 0) + 1
+            if len(counts) > self.DISTINCT_MAX:
+                if self._values is None:  # order no longer matters (n > NORMAL_ABOVE): expand the counts
+                    self._values = array("d", (v for v, c in counts.items() for _ in range(c)))
+                    self._counts = None
+                    return
+                self._counts = None
+        if self._values is not None:
+            self._values.append(value)
+            if self.n > NORMAL_ABOVE and self._counts is not None:
+                self._values = None
+
+    def mean(self) -> float | None:
+        """Σx/n (None without values)."""
+        if not self.n:
+            return None
+        if self._values is not None:
+            return math.fsum(self._values) / self.n
+        return _exact_sum(self._counts.items()) / self.n  # type: ignore[union-attr]
+
+    def interval(self, confidence: float = 0.95) -> list[float] | None:
+        """``bootstrap_mean_interval`` of the values (None without values)."""
+        if not self.n:
+            return None
+        if self._values is not None:
+            return list(bootstrap_mean_interval(self._values, confidence))
+        counts = self._counts or {}
+        mean = self.mean() or 0.0
+        if self.n == 1 or len(counts) == 1:
+            return [mean, mean]
+        sd = math.sqrt(_exact_sum(((v - mean) ** 2, c) for v, c in counts.items()) / self.n)
+        half = z_value(confidence) * sd / math.sqrt(self.n)
+        return [mean - half, mean + half]
+
+
+def _exact_sum(weighted: Iterable[tuple[float, int]]) -> float:
+    """Σ c·v over (v, c) pairs, exact, rounded once: ``math.fsum`` of the values repeated c times."""
+    return float(sum((Fraction(v) * c for v, c in weighted), Fraction(0)))
 
 
 def repeat_statistics(results: Any, per_case: Iterable[Mapping[str, Any]] | None = None) -> dict[str, Any]:

@@ -34,4 +34,13 @@ def encodable_or_none(value: str | None) -> str | None:
 
 def encodable_json(value: Any) -> str:
     """JSON text of ``value`` (non-JSON values as ``str``), made encodable; non-ASCII kept as is."""
-    return encodable(json.dumps(value, ensure_ascii=False, default=str))
+    return encodable(to_json(value))
+
+
+# json.dumps with options builds a new encoder on every call (a few µs, paid per stored value).
+_ENCODER = json.JSONEncoder(ensure_ascii=False, default=str)
+
+
+def to_json(value: Any) -> str:
+    """``json.dumps(value, ensure_ascii=False, default=str)``, with one encoder made once."""
+    return _ENCODER.encode(value)

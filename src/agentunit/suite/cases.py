@@ -19,7 +19,7 @@ from agentunit.errors import MetricConfigError
 from agentunit.media import MediaError, MediaLimits, check_reference
 from agentunit.media.fields import CASE_MEDIA_FIELDS, METADATA_MEDIA_KEYS, field_shape, reference_shape
 from agentunit.metrics import create_metric, metric_name_and_label
-from agentunit.metrics.registry import UnknownMetricError, lookup, normalize
+from agentunit.metrics.registry import UnknownMetricError, generation, lookup, normalize
 from agentunit.suite.fields import boolean, by_type, check_fields, integer, list_of, mapping, number, shown, text
 from agentunit.suite.locate import format_path
 from agentunit.suite.problems import Problems
@@ -127,7 +127,49 @@ def parse_metric_entry(entry: Any, where: Where, keys: tuple[Any, ...], problems
     """Build one metric from ``name`` or ``{metric, value|expected_output, threshold, weight, config}``.
 
     ``labelled``: the entry belongs to one case, so it may carry a human verdict (``expected_pass``).
+    An entry written the same way before (the same flat fields, the same kind of place) that was valid
+    and warned of nothing gives the same metric without being checked again: suites repeat entries
+    case after case.
     """
+    if _CACHED_FOR[0] != generation():  # a metric was registered or replaced: build afresh
+        _ENTRY_MEMO.clear()
+        _METRIC_CACHE.clear()
+        _CACHED_FOR[0] = generation()
+    memo_key = _entry_key(entry, labelled, where.from_data)
+    if memo_key is not None:
+        metric = _ENTRY_MEMO.get(memo_key)
+        if metric is not None:
+            return metric
+    warnings_before = len(problems.warnings)
+    metric = _parse_metric_entry(entry, where, keys, problems, labelled=labelled)
+    if memo_key is not None and metric is not None and len(problems.warnings) == warnings_before:
+        if len(_ENTRY_MEMO) >= _METRIC_CACHE_LIMIT:
+            _ENTRY_MEMO.clear()
+        _ENTRY_MEMO[memo_key] = metric
+    return metric
+
+
+_ENTRY_MEMO: dict[tuple[Any, ...], Any] = {}
+_CACHED_FOR = [-1]  # the registry generation the two caches were filled under
+_FLAT = (str, int, float, bool, type(None))
+
+
+def _entry_key(entry: Any, labelled: bool, from_data: bool) -> tuple[Any, ...] | None:
+    """The memo key of a metric entry: a name, or a dict of flat values (None: not memoised)."""
+    if type(entry) is str:
+        return (labelled, from_data, entry)
+    if type(entry) is not dict:
+        return None
+    items = tuple(entry.items())
+    for _, value in items:
+        if type(value) not in _FLAT:
+            return None
+    # Types are part of the key: 1 and 1.0 and True are equal as dict keys but not as values.
+    return (labelled, from_data, items, tuple(type(v) for _, v in items))
+
+
+def _parse_metric_entry(entry: Any, where: Where, keys: tuple[Any, ...], problems: Problems, *,
+                        labelled: bool = False) -> Any | None:
     path = where.at(*keys)
     label = None
     if isinstance(entry, str):

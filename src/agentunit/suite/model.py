@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import heapq
+from array import array
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -182,7 +184,7 @@ class Suite:
         With ``require_target`` (the run will use the suite's own target), a suite without a target
         whose cases lack a recorded ``output`` is a problem, reported at the first such case.
         """
-        seen: set[str] = set()
+        ids = _CaseIds()
         count = 0
         kept: list[DatasetCase] | None = []
         unanswerable, first_unanswerable = 0, None
@@ -192,10 +194,9 @@ class Suite:
                 kept.append(case)
                 if len(kept) > KEEP_VALIDATED_CASES:
                     kept = None  # large suites stream from their files again on the run
-            if case.id in seen:
+            if ids.seen_before(case.id):
                 self.problems.error(f"duplicate case id {case.id!r}", **_at(where, "id"),
                                     suggestion="give each case a unique id")
-            seen.add(case.id)
             if require_target and not self.target_declared and self.target is None and case.output is None:
                 unanswerable += 1
                 first_unanswerable = first_unanswerable or where
@@ -203,6 +204,8 @@ class Suite:
             self.problems.error(f"{unanswerable} case(s) have no recorded `output` and the suite has no "
                                 "`target` to call", **_at(first_unanswerable, "output"),
                                 suggestion="add a `target:` to the suite, or give every case `output:`")
+        if ids.may_repeat():
+            self._report_repeated_ids(ids.repeated_hashes())
         if count == 0 and not self.problems.errors:
             self.problems.error("the suite has no cases", ("cases",),
                                 suggestion="add `cases:` or `cases_file:`")
@@ -210,6 +213,26 @@ class Suite:
         self.case_count = count
         self._validated = kept
         return count
+
+    def _report_repeated_ids(self, hashes: set[int]) -> None:
+        """Read the cases again to name the ids behind repeated hashes (only a suite past
+        ``_CaseIds.EXACT`` cases with a repeated id, or a 64-bit hash collision, comes here)."""
+        if not hashes:
+            return
+        found, self.problems = self.problems, Problems(file=self.file)  # the cases' own problems are known
+        try:
+            first: set[str] = set()
+            duplicates = []
+            for case, where in self._located_cases():
+                if _id_hash(case.id) in hashes:
+                    if case.id in first:
+                        duplicates.append((case.id, where))
+                    first.add(case.id)
+        finally:
+            self.problems = found
+        for case_id, where in duplicates:
+            self.problems.error(f"duplicate case id {case_id!r}", **_at(where, "id"),
+                                suggestion="give each case a unique id")
 
     def build_target(self) -> Target | None:
         """The suite's target, built (a python target imports its module here); a target that cannot be
@@ -235,6 +258,53 @@ class Suite:
             problems = Problems(file=self.file)
             problems.error(f"cannot build the target: {message}", (*at, key))
             raise SuiteError(problems.resolve(problems.errors)) from None
+
+
+class _CaseIds:
+    """Which case ids were seen, in flat memory: the first ``EXACT`` ids in a set, then 8-byte hashes.
+
+    A repeat among the first ids is known at once; past them, repeated hashes are found once every
+    case was read (sorted in chunks, merged), and the suite is read again to name the ids.
+    """
+
+    EXACT = 50_000
+    _CHUNK = 65_536
+
+    def __init__(self) -> None:
+        self._exact: set[str] | None = set()
+        self._hashes = array("Q")
+
+    def seen_before(self, case_id: str) -> bool:
+        """Whether ``case_id`` was seen before (among the exact ids; later repeats: ``repeated_hashes``)."""
+        exact = self._exact
+        if exact is None:
+            self._hashes.append(_id_hash(case_id))
+            return False
+        if case_id in exact:
+            return True
+        exact.add(case_id)
+        if len(exact) > self.EXACT:
+            self._hashes.extend(_id_hash(i) for i in exact)
+            self._exact = None
+        return False
+
+    def may_repeat(self) -> bool:
+        return self._exact is None
+
+    def repeated_hashes(self) -> set[int]:
+        """Hashes that occur more than once (their ids were already reported when both were exact)."""
+        hashes = self._hashes
+        runs = [array("Q", sorted(hashes[i:i + self._CHUNK])) for i in range(0, len(hashes), self._CHUNK)]
+        repeated, previous = set(), None
+        for value in heapq.merge(*runs):
+            if value == previous:
+                repeated.add(value)
+            previous = value
+        return repeated
+
+
+def _id_hash(case_id: str) -> int:
+    return hash(case_id) & 0xFFFF_FFFF_FFFF_FFFF  # stable within the process, which is all it must be
 
 
 def _describe(judge: dict[str, Any]) -> dict[str, Any] | None:

@@ -1,0 +1,48 @@
+"""Scores keeps what the mean score and its interval need, in flat memory, with the list's exact result."""
+
+import math
+import random
+import sys
+
+import pytest
+
+from agentunit.stats.intervals import NORMAL_ABOVE, bootstrap_mean_interval
+from agentunit.stats.summary import Scores
+
+
+def _values(kind: str, n: int) -> list[float]:
+    rng = random.Random(n)
+    if kind == "binary":
+        return [rng.choice([0.0, 1.0]) for _ in range(n)]
+    if kind == "few":
+        return [rng.choice([0.1, 0.2, 0.7, 1e-9, 3.3]) for _ in range(n)]
+    if kind == "continuous":  # distinct values overflow the counts before the bootstrap's limit
+        return [rng.random() for _ in range(n)]
+    # distinct values overflow the counts only after the ordered values were dropped: counts expand back
+    return [rng.random() if i % 7 == 0 else 1.0 for i in range(n)]
+
+
+@pytest.mark.parametrize(("kind", "n"), [("binary", 1), ("binary", 5), ("few", 10), ("binary", NORMAL_ABOVE),
+                                         ("binary", NORMAL_ABOVE + 1), ("few", 30_000), ("continuous", 12_000),
+                                         ("mixed", 40_000), ("continuous", 300)])
+def test_mean_and_interval_equal_the_list_computation_to_the_bit(kind, n):
+    values = _values(kind, n)
+    scores = Scores()
+    for v in values:
+        scores.add(v)
+    assert scores.n == n
+    assert scores.mean() == math.fsum(values) / n
+    assert scores.interval() == list(bootstrap_mean_interval(values))
+
+
+def test_a_million_pass_fail_scores_take_a_few_hundred_bytes():
+    scores = Scores()
+    for i in range(1_000_000):
+        scores.add(float(i % 3 == 0))
+    assert scores._values is None and len(scores._counts) == 2
+    assert sys.getsizeof(scores._counts) < 1000
+    assert scores.mean() == pytest.approx(1 / 3, abs=1e-6)
+
+
+def test_no_values_give_no_mean():
+    assert Scores().mean() is None and Scores().interval() is None
