@@ -59,6 +59,10 @@ def run_statistics(result: Any) -> dict[str, Any]:
     store; ``{}`` when the result has no readable store (a summary alone)."""
     from agentunit.stats.summary import metric_summary, repeat_statistics
 
+    spool = getattr(result, "spool", None)  # counted as the run stored its cases: no database read
+    statistics = spool.statistics() if spool is not None and spool.usable else None
+    if statistics is not None:
+        return statistics
     store, run_id = getattr(result, "store", None), getattr(result, "run_id", None)
     if store is None or run_id is None or not hasattr(store, "metric_values"):
         return {}

@@ -53,12 +53,9 @@ def case_line(case: dict[str, Any], with_repeat: bool) -> str:
 def _header(result: Any) -> dict[str, Any]:
     header = {"run_id": result.run_id, "suite": result.suite, "started_at": result.started_at,
               "summary": result.summary}
-    spool = _usable_spool(result)
-    statistics = spool.statistics() if spool is not None else None
-    if statistics is None:
-        from agentunit.reporting.console import run_statistics
+    from agentunit.reporting.console import run_statistics
 
-        statistics = run_statistics(result)
+    statistics = run_statistics(result)
     if statistics:  # per-metric intervals; with --repeat, flakiness and agreement (docs/results.md)
         header["statistics"] = statistics
     return header

@@ -10,11 +10,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 
 @lru_cache(maxsize=16)
 def _compose(path: str) -> Any:
+    import yaml  # only when a problem is located: a valid suite never pays for it
+
     try:
         text = Path(path).read_text(encoding="utf-8")
         return yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
@@ -27,6 +27,8 @@ def line_of(path: str | Path, key_path: tuple[Any, ...]) -> int | None:
     node = _compose(str(path))
     if node is None:
         return None
+    import yaml
+
     line = node.start_mark.line + 1
     for key in key_path:
         if isinstance(node, yaml.MappingNode):
@@ -51,6 +53,10 @@ def as_written(path: str | Path | None, key_path: tuple[Any, ...]) -> tuple[Any,
     if not key_path or key_path[0] != "cases" or path is None:
         return key_path
     node = _compose(str(path))
+    if node is None:
+        return key_path
+    import yaml
+
     if not isinstance(node, yaml.MappingNode):
         return key_path
     keys = {k.value for k, _ in node.value if isinstance(k, yaml.ScalarNode)}

@@ -16,8 +16,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from agentunit.suite.cases import CASE_KEYS, EXPECTED_CELLS
 from agentunit.suite.problems import Problems
 
@@ -51,12 +49,21 @@ def parse_document(text: str, is_json: bool) -> Any:
     integers longer than Python converts (4300 digits) are DocumentErrors too.
     """
     kind = "JSON" if is_json else "YAML"
-    try:
-        if is_json:
+    if is_json:  # a JSON suite does not import PyYAML (a few ms of every run's start-up)
+        try:
             return json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise DocumentError(f"invalid JSON: {exc.msg}", exc.lineno) from None
+        except RecursionError:
+            raise DocumentError(f"invalid {kind}: nested too deeply to read", 1) from None
+        except ValueError as exc:  # int() refusing a number of thousands of digits
+            long = _LONG_DIGITS.search(text)
+            raise DocumentError(f"invalid {kind}: {exc}", text.count("\n", 0, long.start()) + 1 if long else 1) \
+                from None
+    import yaml
+
+    try:
         return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-    except json.JSONDecodeError as exc:
-        raise DocumentError(f"invalid JSON: {exc.msg}", exc.lineno) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         raise DocumentError(f"invalid YAML: {getattr(exc, 'problem', None) or exc}",
