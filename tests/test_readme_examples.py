@@ -125,10 +125,7 @@ def _as_suite(data: Any) -> tuple[dict[str, Any], bool]:
 
 # Examples known to be wrong, in files generated from code this change does not own; strict: fixing one fails
 # the test until it is taken off this list.
-_KNOWN_WRONG = {
-    "docs/metrics.md:268": "trajectory:tool-used refuses the list mixing a name and {name, max} its docstring shows "
-                           "(agentunit/metrics/promptfoo_compat.py)",
-}
+_KNOWN_WRONG: dict[str, str] = {}  # "docs/x.md:LINE": why the example is wrong (a strict xfail until fixed)
 
 
 @pytest.mark.parametrize(("doc", "line", "skip", "body"), _cases(("yaml",)))

@@ -240,7 +240,7 @@ class TrajectoryMetric(Metric):
 
 
 @register("trajectory:tool-used", family="agentic", value="required", needs=(), kind="binary",
-          example="{metric: \"trajectory:tool-used\", value: [search_orders, {name: send_email, max: 1}]}")
+          example="{metric: \"trajectory:tool-used\", value: [search_orders, send_email]}")
 class TrajectoryToolUsed(TrajectoryMetric):
     """Were these tools called? (promptfoo's ``trajectory:tool-used``.)
 

@@ -151,7 +151,7 @@ def parse_metric_entry(entry: Any, where: Where, keys: tuple[Any, ...], problems
 
 _ENTRY_MEMO: dict[tuple[Any, ...], Any] = {}
 _CACHED_FOR = [-1]  # the registry generation the two caches were filled under
-_FLAT = (str, int, float, bool, type(None))
+_FLAT = frozenset((str, int, float, bool, type(None)))
 
 
 def _entry_key(entry: Any, labelled: bool, from_data: bool) -> tuple[Any, ...] | None:
@@ -160,12 +160,11 @@ def _entry_key(entry: Any, labelled: bool, from_data: bool) -> tuple[Any, ...] |
         return (labelled, from_data, entry)
     if type(entry) is not dict:
         return None
-    items = tuple(entry.items())
-    for _, value in items:
-        if type(value) not in _FLAT:
-            return None
+    types = tuple(map(type, entry.values()))
+    if not _FLAT.issuperset(types):
+        return None
     # Types are part of the key: 1 and 1.0 and True are equal as dict keys but not as values.
-    return (labelled, from_data, items, tuple(type(v) for _, v in items))
+    return (labelled, from_data, tuple(entry.items()), types)
 
 
 def _parse_metric_entry(entry: Any, where: Where, keys: tuple[Any, ...], problems: Problems, *,
