@@ -19,22 +19,35 @@ def weather_agent():
     process.wait(timeout=10)
 
 
+# reasoning-coherence fails the two-cities run (P(pass) 0.419 on the CPU build, December 2026), whose answer
+# restates both forecasts exactly as the tools returned them: a wrong verdict, not a broken run.
+KNOWN_WRONG = {("two-cities", "reasoning-coherence")}
+
+
 @pytest.mark.slow
 def test_weather_agent_suite_measures_every_agentic_metric(weather_agent, tmp_path):
     out = tmp_path / "out.json"
     proc = run_cli("run", "examples/weather_agentic.yaml", "--db", str(tmp_path / "r.db"), "-o", str(out),
                    env={"WEATHER_AGENT_PORT": weather_agent})
-    assert proc.returncode in (0, 1), proc.stderr
     report = json.loads(out.read_text())
     assert report["summary"]["errored"] == 0
+    wrong = set()
     for case in report["cases"]:
         results = {m["metric"]: m for m in case["metrics"]}
         assert len(results) == 11
         for name, metric in results.items():
             assert metric["error"] is None and metric["value"] is not None, (case["id"], name, metric)
+            # both runs are right (the tools every city needs, in order, and an answer restating their results),
+            # so every metric should pass them
+            if metric["passed"] is not True:
+                wrong.add((case["id"], name))
         assert results["tool_success"]["value"] == 1.0 and results["tool-correctness"]["value"] == 1.0
         assert results["execution-efficiency"]["value"] == 1.0
         assert results["agent-llm-rubric"]["detail"]["rules"][0]["method"] == "trace"
+    assert proc.returncode == (1 if wrong else 0), proc.stderr
+    assert wrong <= KNOWN_WRONG, wrong - KNOWN_WRONG
+    if wrong:
+        pytest.xfail(f"known wrong verdicts of the 1.5B judge on right runs: {sorted(wrong)}")
 
 
 def test_travel_team_suite_scores_privacy_sustainability_and_multiagent(tmp_path):

@@ -47,7 +47,8 @@ class JudgeStats:
 class JudgeService:
     """Decisions and generations through one provider (see the module docstring)."""
 
-    def __init__(self, config: dict[str, Any] | None = None):
+    def __init__(self, config: dict[str, Any] | None = None, built: Any = None):
+        """``built``: a provider to use instead of building the one ``config`` names."""
         config = dict(config or {"provider": "local"})
         provider = config.get("provider", "local")
         if not isinstance(provider, str) or provider not in PROVIDERS:
@@ -55,7 +56,7 @@ class JudgeService:
         self._concurrency = _concurrency(config.get("concurrency", 1 if provider == "local" else 8))
         self.timeout = _timeout(config.get("timeout", None if provider in ("local", "ensemble")
                                            else DEFAULT_HTTP_TIMEOUT_S))
-        self.provider = PROVIDERS[provider](config)
+        self.provider = built if built is not None else PROVIDERS[provider](config)
         self.config = config
         self._semaphores: weakref.WeakKeyDictionary[Any, asyncio.Semaphore] = weakref.WeakKeyDictionary()
         self._inflight: weakref.WeakKeyDictionary[Any, dict[str, _InFlight]] = weakref.WeakKeyDictionary()
@@ -309,9 +310,39 @@ def service_for(config: dict[str, Any] | None) -> JudgeService:
     return service
 
 
+class UnavailableJudge:
+    """The provider of a judge that could not be built (a ``model_path`` that is no file or no GGUF
+    model, an option only the provider's constructor checks): every call raises the reason."""
+
+    name = "unavailable"
+
+    def __init__(self, error: AgentUnitError):
+        self.error = AgentUnitError(f"the judge could not be started: {error} — fix the suite's `judge:` settings")
+
+    def describe(self) -> dict[str, str]:
+        return {"provider": "unavailable", "error": str(self.error)}
+
+    async def call(self, request: JudgeRequest) -> JudgeReply:
+        raise self.error
+
+    async def aclose(self) -> None:
+        """Nothing was started."""
+
+
 def use_judge(config: dict[str, Any] | None, store: Any = None) -> contextvars.Token:
-    """Make the judge of ``config`` current for metrics (the engine does this for the suite's judge)."""
-    service = service_for(config)
+    """Make the judge of ``config`` current for metrics (the engine does this for the suite's judge).
+
+    A judge that cannot be built does not end the run with a traceback (the engine calls this inside
+    the run, after the suite was checked): each judge metric records the reason as its error, with
+    the field to fix, and the deterministic metrics still run."""
+    try:
+        service = service_for(config)
+    except AgentUnitError as exc:
+        unavailable = UnavailableJudge(exc)
+        try:  # the run records the configuration asked for
+            service = JudgeService(config, built=unavailable)
+        except AgentUnitError:  # the configuration's own settings are what is wrong
+            service = JudgeService({"provider": "local"}, built=unavailable)
     if store is not None:
         service.store = store
     return _current.set(service)

@@ -125,6 +125,11 @@ class Store:
                 if "locked" not in str(exc) or attempt == _OPEN_ATTEMPTS - 1:
                     raise
                 time.sleep(0.05 * (attempt + 1))
+            except sqlite3.DatabaseError as exc:  # the file is not SQLite at all: the user's path, not a fault
+                if conn is not None:
+                    conn.close()
+                raise AgentUnitError(f"cannot open the results database {self.path}: {exc} — give --db (or "
+                                     "AGENTUNIT_DB) a new file name or an agentunit results database") from None
         raise AssertionError("unreachable")
 
     def _connect(self) -> Any:

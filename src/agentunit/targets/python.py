@@ -6,6 +6,7 @@ import asyncio
 import importlib
 import inspect
 import sys
+import traceback
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -55,6 +56,18 @@ class PythonTarget(Target):
         return {**super().describe(), "function": name}
 
 
+def _import_hint(module_name: str, exc: BaseException) -> str:
+    """Where to look: the line of the module's own code that raised (one line, not the traceback),
+    or where a module that was not found is looked for."""
+    if isinstance(exc, ModuleNotFoundError) and exc.name and (module_name + ".").startswith(exc.name + "."):
+        return " — the module is looked for in the working directory and the suite's folder"
+    frames = traceback.extract_tb(exc.__traceback__)
+    own = [f for f in frames if "importlib" not in f.filename and "<frozen" not in f.filename]
+    if own:
+        return f" (raised at {own[-1].filename}:{own[-1].lineno}) — fix the module, or run it alone to see why"
+    return ""
+
+
 def load_callable(spec: str, base_dir: Path | None = None) -> Callable[..., Any]:
     """Import ``module:attr`` (dotted attr allowed), looking in the cwd and the suite's folder."""
     module_name, _, attr = spec.partition(":")
@@ -65,7 +78,7 @@ def load_callable(spec: str, base_dir: Path | None = None) -> Callable[..., Any]
         obj: Any = importlib.import_module(module_name)
     except (Exception, SystemExit) as exc:  # the module's own code may raise anything while it is imported
         raise AgentUnitError(f"cannot import module {module_name!r} for target function {spec!r}: "
-                             f"{type(exc).__name__}: {exc}") from None
+                             f"{type(exc).__name__}: {exc}{_import_hint(module_name, exc)}") from None
     for part in attr.split("."):
         if not hasattr(obj, part):
             raise AgentUnitError(f"module {module_name!r} has no attribute {attr!r}")
