@@ -11,6 +11,8 @@ at send time, so the form is secret-free, stable for the cache key, and unambigu
 
 from __future__ import annotations
 
+import functools
+import json
 import re
 import secrets as _random
 from collections.abc import Iterable
@@ -59,13 +61,29 @@ def resolve_env_refs(text: str, secrets: set[str] | None = None) -> str:
     return "$".join(interpolate_env(part, secrets) for part in text.split("$$"))
 
 
+# A value this short is not a secret anyone could leak, and replacing it would garble every message
+# (a token "s" would turn "is not set" into "i*** not ***et").
+MIN_SECRET_LENGTH = 3
+
+
 def redact_text(text: str, secrets: Iterable[str]) -> str:
-    """``text`` with every occurrence of each secret replaced by ``***`` (longest secret first, so a
-    secret containing another is removed whole)."""
-    for secret in sorted((s for s in secrets if s), key=len, reverse=True):
-        if secret in text:
-            text = text.replace(secret, REDACTED)
+    """``text`` with every occurrence of each secret replaced by ``***``: as written, and as JSON
+    writes it inside a string (``"`` and ``\\`` escaped, non-ASCII as ``\\uXXXX``, ``/`` as ``\\/``), since a
+    reply is often JSON text that quotes what it was sent. Longest form first, so a secret
+    containing another is removed whole; secrets under ``MIN_SECRET_LENGTH`` characters are kept."""
+    forms = {form for s in secrets if s and len(s) >= MIN_SECRET_LENGTH for form in _written_forms(s)}
+    for form in sorted(forms, key=len, reverse=True):
+        if form in text:
+            text = text.replace(form, REDACTED)
     return text
+
+
+@functools.lru_cache(maxsize=256)
+def _written_forms(secret: str) -> tuple[str, ...]:
+    forms = {secret}
+    for escaped in (json.dumps(secret)[1:-1], json.dumps(secret, ensure_ascii=False)[1:-1]):
+        forms |= {escaped, escaped.replace("/", "\\/")}
+    return tuple(forms)
 
 
 def clip(text: str, limit: int) -> str:
