@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import importlib
 import math
 import os
-from typing import Any
+from collections.abc import Iterator, Mapping
+from typing import Any, ClassVar
 
 from agentunit.errors import AgentUnitError
 from agentunit.judges.base import JudgeReply, JudgeRequest
-from agentunit.judges.ensemble import EnsembleProvider
-from agentunit.judges.local import LocalProvider
 from agentunit.targets._limits import max_response_bytes
 from agentunit.targets._secrets import clip, redact_text
 
@@ -183,5 +183,23 @@ class AnthropicProvider(_HttpProvider):
                                                                              "completion_tokens": "output_tokens"}))
 
 
-PROVIDERS = {"local": LocalProvider, "openai": OpenAIProvider, "anthropic": AnthropicProvider,
-             "ensemble": EnsembleProvider}
+class _Providers(Mapping[str, Any]):
+    """Judge provider classes by name; the embedded model's (llama.cpp client, urllib) and the ensemble's
+    modules are imported when a suite uses them, not by every run."""
+
+    _WHERE: ClassVar[dict[str, tuple[str, str]]] = {
+        "local": ("agentunit.judges.local", "LocalProvider"), "openai": (__name__, "OpenAIProvider"),
+        "anthropic": (__name__, "AnthropicProvider"), "ensemble": ("agentunit.judges.ensemble", "EnsembleProvider")}
+
+    def __getitem__(self, name: str) -> Any:
+        module, attribute = self._WHERE[name]
+        return getattr(importlib.import_module(module), attribute)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._WHERE)
+
+    def __len__(self) -> int:
+        return len(self._WHERE)
+
+
+PROVIDERS: Mapping[str, Any] = _Providers()
