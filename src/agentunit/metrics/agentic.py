@@ -701,6 +701,7 @@ class _AgentJudgement(JudgedMetric):
     """One PASS/FAIL judge decision about the whole run; subclasses give the question and inputs."""
 
     question: ClassVar[str] = ""
+    judged: ClassVar[str] = ""  # what a PASS says, for the reason: "the agent completed the request"
     requires: ClassVar[str | None] = None  # "plan" or "tool_calls"
 
     async def evaluate_async(self, case, trace, outcome) -> MetricResult:
@@ -712,7 +713,8 @@ class _AgentJudgement(JudgedMetric):
             "You evaluate an AI agent's run. Reply FAIL or PASS.",
             f"{agent_transcript(case, trace, outcome)}\n\n{self.question}")
         score = decision.probabilities["PASS"]
-        return self.result(score, reason=f"P(pass) = {score:.3f}", detail={"judge": decision.to_detail()})
+        return self.result(score, reason=f"P(pass) = {score:.3f} that {self.judged}",
+                           detail={"judge": decision.to_detail(), "question": self.question})
 
 
 @register("task-completion", family="agentic", threshold=0.5, model="judge", example="{metric: task-completion}")
@@ -720,6 +722,7 @@ class TaskCompletion(_AgentJudgement):
     """Did the agent complete the user's task? One judge decision over the request, the calls (with
     arguments and results) and the final answer; score = P(PASS)."""
 
+    judged = "the agent fully completed the user's request"
     question = ("If the agent fully completed the user's request, reply PASS. If it stopped early, failed "
                 "or only partly did it, reply FAIL.")
 
@@ -729,6 +732,7 @@ class GoalFulfillment(_AgentJudgement):
     """Does the final answer give the user what they were after (the goal behind the request), judged
     over the whole run? Score = P(PASS)."""
 
+    judged = "the final answer gives the user what they wanted"
     question = ("If the final answer gives the user what they wanted, correctly and usefully, reply PASS. "
                 "Otherwise reply FAIL.")
 
@@ -739,6 +743,7 @@ class ToolSelectionQuality(_AgentJudgement):
     """Were the right tools chosen for the request (among the available ones, when listed)? Score =
     P(PASS); no tool calls → not measured."""
 
+    judged = "the agent chose suitable tools and no unneeded ones"
     question = ("If the agent chose suitable tools for this request and avoided unneeded ones, reply PASS. "
                 "If it used the wrong tools or missed an obviously needed one, reply FAIL.")
     requires = "tool_calls"
@@ -749,6 +754,7 @@ class PlanQuality(_AgentJudgement):
     """Is the plan a sound, complete and efficient way to do the request? Score = P(PASS); no plan →
     not measured."""
 
+    judged = "the plan is a sound, complete and efficient way to do the request"
     question = ("If the plan is a sound, complete and efficient way to do the user's request, reply PASS. "
                 "If steps are missing, wrong or pointless, reply FAIL.")
     requires = "plan"
@@ -760,5 +766,6 @@ class ReasoningCoherence(_AgentJudgement):
     """Do the steps follow logically from the request and from each other, and does the answer follow
     from the calls' results? Score = P(PASS)."""
 
+    judged = "each step follows from the request and the previous results"
     question = ("If each step follows logically from the request and the previous results, and the final "
                 "answer is consistent with the call results, reply PASS. Otherwise reply FAIL.")

@@ -25,7 +25,7 @@ from agentunit.judges.service import pass_fail
 from agentunit.metrics._claims import atomic_claims
 from agentunit.metrics._sentences import split_sentences
 from agentunit.metrics.base import MetricResult
-from agentunit.metrics.judged import JudgedMetric
+from agentunit.metrics.judged import JudgedMetric, quoted
 from agentunit.metrics.registry import register
 
 MAX_CONTEXT_CHARS = 2400  # beyond this, only the passages most similar to the claim are shown
@@ -199,7 +199,7 @@ class FaithfulnessMetric(_ClaimMetric):
         if isinstance(claims, MetricResult):
             return claims
         score = sum(c["support"] for c in claims) / len(claims)
-        return self.result(score, reason=f"{score:.2f} of {len(claims)} claims supported",
+        return self.result(score, reason=f"{score:.2f} of {len(claims)} claims supported{_weakest(claims)}",
                            detail={"claims": claims})
 
 
@@ -218,7 +218,16 @@ class HallucinationRateMetric(_ClaimMetric):
         if isinstance(claims, MetricResult):
             return claims
         rate = 1 - sum(c["support"] for c in claims) / len(claims)
-        return self.result(rate, reason=f"{rate:.2f} of the answer unsupported", detail={"claims": claims})
+        return self.result(rate, reason=f"{rate:.2f} of the answer unsupported{_weakest(claims)}",
+                           detail={"claims": claims})
+
+
+def _weakest(claims: list[dict[str, Any]]) -> str:
+    """The reason's evidence: the least supported claim, quoted, when one is less than fully supported."""
+    weakest = min(claims, key=lambda c: c["support"])
+    if weakest["support"] >= 1:
+        return ""
+    return f"; least supported: {quoted(weakest['claim'])} ({weakest['support']:.2f})"
 
 
 @register("context-recall", family="rag", needs=("output", "expected_output"), value="optional", threshold=0.5,
@@ -316,7 +325,7 @@ class AnswerRelevance(JudgedMetric):
             f"Question: {question}\nResponse: {outcome.output}\n\nIf the response directly answers the "
             "question, reply PASS. If it is off-topic, evasive or answers something else, reply FAIL.")
         score = decision.probabilities["PASS"]
-        return self.result(score, reason=f"P(answers the question) = {score:.3f}",
+        return self.result(score, reason=f"P(answers the question {quoted(question)}) = {score:.3f}",
                            detail={"judge": decision.to_detail()})
 
 
