@@ -9,6 +9,8 @@ are its ``input.value``, its result its ``output.value``), ``llm.model_name``, `
 
 from __future__ import annotations
 
+from typing import Any
+
 from agentunit.traces.spans import Role, Span, as_text, decoded, indexed, number, usage_of
 
 KIND = "openinference.span.kind"
@@ -45,8 +47,29 @@ def role(span: Span) -> Role:
         return Role("llm", model=as_text(a.get("llm.model_name")), input=as_text(asked) or value_in,
                     output=as_text(answer) or value_out,
                     usage=usage_of(a.get("llm.token_count.prompt"), a.get("llm.token_count.completion"),
-                                   a.get("llm.token_count.total")), cost=cost)
+                                   a.get("llm.token_count.total")), cost=cost,
+                    requested_calls=_requested_calls(a), call_results=_call_results(a))
     if kind == "RETRIEVER":
         documents = [as_text(d.get("document.content")) for d in indexed(a, "retrieval.documents")]
         return Role("retriever", input=value_in, output=value_out, documents=[d for d in documents if d])
     return Role("other", input=value_in, output=value_out)
+
+
+def _requested_calls(a: dict[str, Any]) -> list[dict[str, Any]]:
+    """``llm.output_messages.N.message.tool_calls.M.tool_call.{id, function.name, function.arguments}``."""
+    calls = []
+    for message in indexed(a, "llm.output_messages"):
+        for call in indexed(message, "message.tool_calls"):
+            name = as_text(call.get("tool_call.function.name"))
+            if name:
+                arguments = decoded(call.get("tool_call.function.arguments"))
+                calls.append({"id": as_text(call.get("tool_call.id")), "name": name,
+                              "arguments": arguments if arguments is not None else {}})
+    return calls
+
+
+def _call_results(a: dict[str, Any]) -> dict[str, str]:
+    """Tool results in ``llm.input_messages.N.message`` with role ``tool``, by ``message.tool_call_id``."""
+    return {str(m["message.tool_call_id"]): as_text(m.get("message.content")) or ""
+            for m in indexed(a, "llm.input_messages")
+            if m.get("message.role") == "tool" and m.get("message.tool_call_id")}

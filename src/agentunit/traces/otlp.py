@@ -50,7 +50,8 @@ def role(span: Span) -> Role:
                     usage=usage_of(a.get("gen_ai.usage.input_tokens", a.get("gen_ai.usage.prompt_tokens")),
                                    a.get("gen_ai.usage.output_tokens", a.get("gen_ai.usage.completion_tokens")),
                                    a.get("gen_ai.usage.total_tokens")),
-                    cost=number(a.get("gen_ai.usage.cost")), finish_reason=as_text(finish))
+                    cost=number(a.get("gen_ai.usage.cost")), finish_reason=as_text(finish),
+                    requested_calls=requested_tool_calls(span), call_results=tool_results(span))
     return Role("other", input=last_user_text(input_messages(span)), output=message_text(output_messages(span)))
 
 
@@ -88,6 +89,56 @@ def output_messages(span: Span) -> list[dict[str, Any]]:
             choices.append({"role": "assistant", "content": _content_text(content) or "",
                             "finish_reason": attrs.get("finish_reason")})
     return choices
+
+
+def requested_tool_calls(span: Span) -> list[dict[str, Any]]:
+    """The tool calls the model's reply asked for: ``{type: tool_call, id, name, arguments}`` parts of
+    ``gen_ai.output.messages``, OpenAI-style ``tool_calls`` of a message (``{id, function: {name,
+    arguments}}``), or the indexed ``gen_ai.completion.N.tool_calls.M.{id, name, arguments}``."""
+    a = span.attributes
+    raw = decoded(a.get("gen_ai.output.messages") or a.get("gen_ai.completion"))
+    found: list[dict[str, Any]] = []
+    for message in raw if isinstance(raw, list) else [raw] if isinstance(raw, dict) else []:
+        if not isinstance(message, dict):
+            continue
+        for part in message.get("parts") or []:
+            if isinstance(part, dict) and part.get("type") == "tool_call":
+                found.append(_call(part.get("id"), part.get("name"), part.get("arguments")))
+        for call in message.get("tool_calls") or []:
+            if isinstance(call, dict):
+                function = call.get("function") if isinstance(call.get("function"), dict) else call
+                found.append(_call(call.get("id"), function.get("name"), function.get("arguments")))
+    if not found:
+        for message in indexed(a, "gen_ai.completion"):
+            found += [_call(c.get("id"), c.get("name"), c.get("arguments")) for c in indexed(message, "tool_calls")]
+    return [c for c in found if c["name"]]
+
+
+def tool_results(span: Span) -> dict[str, str]:
+    """Tool results the input messages carry, by call id: ``{type: tool_call_response, id, response}`` parts,
+    ``{role: tool, tool_call_id, content}`` messages, or the indexed ``gen_ai.prompt.N`` form."""
+    a = span.attributes
+    raw = decoded(a.get("gen_ai.input.messages") or a.get("gen_ai.prompt"))
+    messages = raw if isinstance(raw, list) else []
+    if not messages:
+        messages = [{"role": m.get("role"), "tool_call_id": m.get("tool_call_id"), "content": m.get("content")}
+                    for m in indexed(a, "gen_ai.prompt")]
+    results: dict[str, str] = {}
+    for message in messages:
+        if not isinstance(message, dict):
+            continue
+        for part in message.get("parts") or []:
+            if isinstance(part, dict) and part.get("type") == "tool_call_response" and part.get("id"):
+                results[str(part["id"])] = as_text(decoded(part.get("response"))) or ""
+        if message.get("role") == "tool" and message.get("tool_call_id"):
+            results[str(message["tool_call_id"])] = _content_text(message.get("content")) or ""
+    return results
+
+
+def _call(call_id: Any, name: Any, arguments: Any) -> dict[str, Any]:
+    decoded_arguments = decoded(arguments)
+    return {"id": as_text(call_id), "name": as_text(name),
+            "arguments": decoded_arguments if decoded_arguments is not None else {}}
 
 
 def last_user_text(messages: list[dict[str, Any]]) -> str | None:

@@ -3,7 +3,9 @@
 A trace's case: ``prompt`` is the root span's input (else the first LLM call's last user message);
 the answer is the root span's output (else the output of the LLM call that ended last); tool spans
 become tool calls (name, arguments, result, error) and agent spans below the root agent calls, in
-the order they started (``trusys.events``); the LLM calls' token usage and cost are summed; latency
+the order they started (``trusys.events``), and a tool call an LLM reply asked for that no tool span
+records becomes one where its result reached the model (``source: llm_message``, the result from the
+message that carried it back); the LLM calls' token usage and cost are summed; latency
 runs from the first span's start to the last span's end.
 """
 
@@ -136,7 +138,7 @@ def recorded_run(trace: RecordedTrace, format: str = "auto", *, prices: dict[str
     if output is None:
         ended = sorted((s for s, r in llms if r.output), key=lambda s: (s.end_ns, s.order))
         output = roles[ended[-1].span_id].output if ended else None
-    events: list[dict[str, Any]] = []
+    timed: list[tuple[tuple[int, float], dict[str, Any]]] = []
     context: list[str] = []
     for span in trace.spans:
         role = roles[span.span_id]
@@ -158,7 +160,9 @@ def recorded_run(trace: RecordedTrace, format: str = "auto", *, prices: dict[str
         if span.status == "error":
             call["error"] = span.status_message or "the span's status is ERROR"
         call.update(span_id=span.span_id, timestamp=_iso(span.start_ns), duration_ms=round(span.duration_ms, 3))
-        events.append(call)
+        timed.append(((span.start_ns, span.order), call))
+    timed += _message_tool_calls(trace, roles, llms)
+    events = [call for _, call in sorted(timed, key=lambda item: item[0])]
     usage = _sum_usage([r.usage for _, r in llms if r.usage])
     costs = [r.cost for _, r in llms if r.cost is not None]
     cost = sum(costs) if costs else _priced(usage, prices)
@@ -181,6 +185,45 @@ def recorded_run(trace: RecordedTrace, format: str = "auto", *, prices: dict[str
     finish = next((r.finish_reason for _, r in reversed(llms) if r.finish_reason), None)
     return RecordedRun({"output": output if output is not None else "", "trusys": meta}, usage, cost,
                        latency_ms, finish, error)
+
+
+def _message_tool_calls(trace: RecordedTrace, roles: dict[str, Role], llms: list[tuple[Span, Role]]
+                        ) -> list[tuple[tuple[int, float], dict[str, Any]]]:
+    """Tool calls known only from the LLM calls' messages (the app exported no tool span for them).
+
+    A call an LLM reply asked for becomes a tool call placed where its result reached the model (the start
+    of the LLM call whose input carries it back under its id), else at the end of the asking call; calls
+    asked together keep the reply's order. A call is already a tool span when one has its id, or,
+    for tool spans without ids, when an unmatched tool span of that name starts after the LLM call began.
+    """
+    tool_spans = [(s, roles[s.span_id]) for s in trace.spans if roles[s.span_id].kind == "tool"]
+    span_ids = {r.call_id for _, r in tool_spans if r.call_id}
+    unnamed = [(s, r) for s, r in tool_spans if not r.call_id]
+    results: dict[str, str] = {}
+    answered_at: dict[str, tuple[int, float]] = {}  # when the result reached the model: the call was done by then
+    for span, role in llms:
+        for call_id, result in (role.call_results or {}).items():
+            results.setdefault(call_id, result)
+            answered_at.setdefault(call_id, (span.start_ns, span.order - 0.5))
+    found = []
+    for span, role in llms:
+        for index, request in enumerate(role.requested_calls or []):
+            if request["id"] and request["id"] in span_ids:
+                continue
+            match = next((pair for pair in unnamed if pair[1].name == request["name"]
+                          and pair[0].start_ns >= span.start_ns), None)
+            if match is not None:
+                unnamed.remove(match)
+                continue
+            call: dict[str, Any] = {"type": "tool_call", "name": request["name"], "arguments": request["arguments"]}
+            if request["id"]:
+                call["id"] = request["id"]
+                if request["id"] in results:
+                    call["output"] = results[request["id"]]
+            when = answered_at.get(request["id"] or "", (span.end_ns, span.order + 0.5))
+            call.update(source="llm_message", span_id=span.span_id, timestamp=_iso(when[0]))
+            found.append(((when[0], when[1] + index / 1000), call))
+    return found
 
 
 def trace_cases(traces: list[RecordedTrace], format: str = "auto") -> Iterator[dict[str, Any]]:

@@ -322,6 +322,9 @@ class Role:
     ``kind``: ``agent``, ``llm``, ``tool``, ``retriever`` or ``other``; ``name``: the tool's, agent's or
     model's; ``input``/``output``: text (a tool's ``arguments`` decoded from JSON where they are JSON);
     ``usage``: ``{prompt_tokens, completion_tokens, total_tokens}`` as reported; ``documents``: retrieved text.
+    An LLM call's ``requested_calls`` are the tool calls its reply asked for (``{id, name, arguments}``) and
+    ``call_results`` the tool results its input messages carried back, by call id: how an agent's tool
+    calls show when the app exports no tool spans.
     """
 
     kind: str
@@ -336,6 +339,8 @@ class Role:
     model: str | None = None
     finish_reason: str | None = None
     documents: list[str] | None = None
+    requested_calls: list[dict[str, Any]] | None = None
+    call_results: dict[str, str] | None = None
 
 
 def as_text(value: Any) -> str | None:
