@@ -82,6 +82,11 @@ def test_the_baseline_figures_in_the_docs_are_what_bench_baselines_computes():
     frameworks = baselines[("rag.md frameworks", "rag_dev, 12 per kind", "context-faithfulness")]
     assert f"substring (every sentence verbatim in the context) | {frameworks.substring:.3f} | – | 0 |" in rag
     assert f"word overlap (Jaccard ≥ 0.5) | {frameworks.jaccard:.3f} | – | 0 |" in rag
+    similar = baselines[("models.md similar", "similar_pairs", "similar")]
+    assert (f"On the same {similar.rows} pairs, without a model (`python bench/baselines.py`): a substring check "
+            f"(one text inside the other) scores {similar.substring:.3f} balanced accuracy, word overlap "
+            f"(Jaccard ≥ 0.5) {similar.jaccard:.3f}, and word overlap as a score ranks the pairs with AUC "
+            f"{similar.overlap_auc:.3f}") in _flat("models.md")
     rubric = baselines[("judges.md llm-rubric tune", "llm_rubric tune", "llm-rubric")]
     assert f"quoted terms in the output) | {rubric.substring:.3f} | – | – | 0 |" in judges
     assert f"found in the output) | {rubric.jaccard:.3f} | {rubric.overlap_auc:.3f} | – | 0 |" in judges
