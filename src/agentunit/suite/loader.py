@@ -111,6 +111,7 @@ TARGET_FIELDS: dict[str, tuple[tuple[str, ...], dict[str, Check]]] = {
     "traces": (("path",), {"path": by_type("a path or glob, or a list of them", text=text(nonblank=True),
                                            list=list_of(text(nonblank=True), "paths", nonempty=True)),
                            "format": choice("auto", "otlp", "openinference"), "case_id_attribute": text(nonblank=True),
+                           "sessions": boolean(), "session_attribute": text(nonblank=True),
                            "cost_per_1k_prompt_tokens": number(0), "cost_per_1k_completion_tokens": number(0)}),
 }
 _COMMON_TARGET_FIELDS: dict[str, Check] = {"timeout": number(above=0), "cache": boolean()}

@@ -1,7 +1,8 @@
 """Recorded agent traces (OpenTelemetry GenAI / OTLP JSON, OpenInference / Phoenix) read as cases.
 
 ``load_traces`` reads trace files into ``RecordedTrace`` objects, ``recorded_run`` reads one as a run of
-the agent (its answer, tool and agent calls in the order they happened, usage, cost, latency), and the
+the agent (its answer, tool and agent calls in the order they happened, usage, cost, latency),
+``group_sessions``/``session_run`` read the traces of one conversation as one multi-turn case, and the
 ``traces`` target (agentunit.targets.traces) answers each case from its trace. See docs/traces.md.
 """
 
@@ -11,11 +12,23 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from agentunit.traces.record import FORMATS, RecordedRun, RecordedTrace, load_traces, recorded_run, trace_cases
+from agentunit.traces.record import (
+    FORMATS,
+    RecordedRun,
+    RecordedSession,
+    RecordedTrace,
+    group_sessions,
+    load_traces,
+    recorded_run,
+    session_cases,
+    session_run,
+    trace_cases,
+)
 from agentunit.traces.spans import Role, Span, TraceFileError, read_spans
 
-__all__ = ["FORMATS", "RecordedRun", "RecordedTrace", "Role", "Span", "TraceFileError", "load_traces",
-           "raw_trace_cases", "read_spans", "recorded_run", "trace_cases"]
+__all__ = ["FORMATS", "RecordedRun", "RecordedSession", "RecordedTrace", "Role", "Span", "TraceFileError",
+           "group_sessions", "load_traces", "raw_trace_cases", "read_spans", "recorded_run", "session_cases",
+           "session_run", "trace_cases"]
 
 
 def raw_trace_cases(target: dict[str, Any], base_dir: Path | None, problems: Any, suite_file: str | None
@@ -35,5 +48,7 @@ def raw_trace_cases(target: dict[str, Any], base_dir: Path | None, problems: Any
     except AgentUnitError as exc:
         problems.error(str(exc), ("target", "path"), file=suite_file)
         return
-    for raw in trace_cases(traces, fmt):
+    cases = session_cases(group_sessions(traces, target.get("session_attribute")), fmt) \
+        if target.get("sessions") else trace_cases(traces, fmt)
+    for raw in cases:
         yield RawCase(raw, suite_file, ("target", "path"), None, from_data=True)

@@ -226,6 +226,80 @@ def _message_tool_calls(trace: RecordedTrace, roles: dict[str, Role], llms: list
     return found
 
 
+SESSION_ATTRIBUTES = ("session.id", "gen_ai.conversation.id")  # OpenInference's, the GenAI conventions'
+
+
+@dataclass
+class RecordedSession:
+    """The traces of one conversation (one per turn), in the order their turns started."""
+
+    session_id: str
+    traces: list[RecordedTrace]
+
+
+def group_sessions(traces: list[RecordedTrace], attribute: str | None = None) -> list[RecordedSession]:
+    """Traces grouped by the session they belong to: the value of ``attribute`` (default ``session.id``, else
+    ``gen_ai.conversation.id``) on the trace's root span, else on any of its spans; a trace without one is a
+    session of its own (named by its case id). Sessions in the order of their first turn."""
+    keys = (attribute,) if attribute else SESSION_ATTRIBUTES
+    grouped: dict[str, list[RecordedTrace]] = {}
+    for trace in traces:
+        session = next((str(span.attributes[key]) for span in [trace.root, *trace.spans] for key in keys
+                        if span.attributes.get(key) not in (None, "")), trace.case_id)
+        grouped.setdefault(session, []).append(trace)
+    sessions = [RecordedSession(sid, sorted(ts, key=lambda t: (t.root.start_ns, t.root.order)))
+                for sid, ts in grouped.items()]
+    return sorted(sessions, key=lambda s: (s.traces[0].root.start_ns, s.traces[0].root.order))
+
+
+def session_cases(sessions: list[RecordedSession], format: str = "auto") -> Iterator[dict[str, Any]]:
+    """A case per session: the last turn's question as the prompt, the turns before it as the
+    ``conversation`` (user question, assistant answer, each read as ``recorded_run`` reads a trace)."""
+    for session in sessions:
+        turns = [_turn(trace, format) for trace in session.traces]
+        conversation: list[dict[str, str]] = []
+        for question, answer in turns[:-1]:
+            conversation += [{"role": "user", "content": question}, {"role": "assistant", "content": answer}]
+        case: dict[str, Any] = {"id": session.session_id, "prompt": turns[-1][0] or "",
+                                "metadata": {"session_id": session.session_id,
+                                             "trace_ids": [t.trace_id for t in session.traces]}}
+        if conversation:
+            case["conversation"] = conversation
+        yield case
+
+
+def session_run(session: RecordedSession, format: str = "auto", *, prices: dict[str, float] | None = None
+                ) -> RecordedRun:
+    """A session read as one run: the last turn's answer; every turn's tool and agent calls in order, its
+    context, usage and cost summed; latency from the first turn's start to the last turn's end; the first
+    failed turn's error."""
+    runs = [recorded_run(trace, format, prices=prices) for trace in session.traces]
+    last = runs[-1]
+    meta = dict(last.envelope["trusys"])
+    meta["events"] = [event for run in runs for event in run.envelope["trusys"]["events"]]
+    context = [doc for run in runs for doc in run.envelope["trusys"].get("context", [])]
+    if context:
+        meta["context"] = context
+    usage = _sum_usage([run.usage for run in runs if run.usage])
+    costs = [run.cost for run in runs if run.cost is not None]
+    cost = sum(costs) if costs else None
+    for key, value in (("usage", usage), ("cost", cost)):
+        if value is not None:
+            meta[key] = value
+    meta["recorded_session"] = {"session_id": session.session_id, "turns": len(runs),
+                                "trace_ids": [t.trace_id for t in session.traces]}
+    spans = [span for trace in session.traces for span in trace.spans]
+    latency_ms = (max(s.end_ns for s in spans) - min(s.start_ns for s in spans)) / 1e6
+    error = next((run.error for run in runs if run.error), None)
+    return RecordedRun({"output": last.envelope["output"], "trusys": meta}, usage, cost, latency_ms,
+                       last.finish_reason, error)
+
+
+def _turn(trace: RecordedTrace, format: str) -> tuple[str, str]:
+    run = recorded_run(trace, format)
+    return str(run.envelope["trusys"].get("query") or ""), str(run.envelope.get("output") or "")
+
+
 def trace_cases(traces: list[RecordedTrace], format: str = "auto") -> Iterator[dict[str, Any]]:
     """A suite case (raw, as a cases file holds it) for each trace: id, prompt, and where it came from."""
     for trace in traces:
