@@ -199,16 +199,18 @@ def test_provider_tools_reach_the_tool_call_check_even_under_the_echo_override(t
     assert _run(load_suite(config), tmp_path / "run") == {"valid": "passed", "invalid": "failed"}
 
 
-@pytest.mark.parametrize(("kind", "words"), [("select-best", "compares the outputs"), ("max-score", "best of"),
-                                             ("classifier", "moderation")])
-def test_cross_output_and_model_types_are_explained_errors(tmp_path: Path, kind: str, words: str) -> None:
+@pytest.mark.parametrize(("kind", "line", "words"), [("select-best", 5, "several prompts or providers"),
+                                                     ("max-score", 5, "several prompts or providers"),
+                                                     ("classifier", 6, "moderation")])
+def test_cross_output_and_model_types_are_explained_errors(tmp_path: Path, kind: str, line: int, words: str) -> None:
+    """A comparison over a test with one output, a classifier without its model: located errors."""
     config = tmp_path / "promptfooconfig.yaml"
     config.write_text(f"prompts: ['{{{{q}}}}']\nproviders: [echo]\ntests:\n  - vars: {{q: hi}}\n"
                       f"    assert:\n      - type: {kind}\n        value: x\n")
     with pytest.raises(SuiteError) as info:
         load_suite(config).validate()
     problem = info.value.problems[0]
-    assert problem.line == 6 and words in (problem.suggestion or "")
+    assert problem.line == line and words in (problem.suggestion or "")
 
 
 def test_new_types_run_from_a_config(tmp_path: Path) -> None:

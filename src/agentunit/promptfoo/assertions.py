@@ -33,16 +33,7 @@ PROMPTFOO_THRESHOLDS = {"similar": 0.75}
 _NO_EQUIVALENT = {
     "javascript": "write the check in Python: {type: python, value: \"<expression over output>\"}",
     "webhook": "call the service from a python assertion",
-    "classifier": "promptfoo runs a HuggingFace text-classification model through its inference API and agentunit "
-                  "ships no such model offline: use `moderation` (toxicity, hate, …), `llm-rubric`, or a python "
-                  "assertion that calls a local transformers pipeline",
     "human": "review outputs in `agentunit view`",
-    "select-best": "select-best compares the outputs of the several prompts/providers of one test, and agentunit "
-                   "scores each case on its own: score each output with llm-rubric and compare the columns of "
-                   "the prompts × providers matrix in `agentunit view`",
-    "max-score": "max-score picks the best of the outputs of one test across prompts/providers, and agentunit "
-                 "scores each case on its own: keep the assertions it aggregates and compare the matrix columns "
-                 "in `agentunit view`",
 }
 # Types whose string value promptfoo splits into a list (parseCommaSeparatedValues).
 SPLIT_TYPES = ("contains-any", "contains-all", "icontains-any", "icontains-all")
@@ -152,7 +143,7 @@ def convert_assertion(entry: Any, key_path: tuple[Any, ...], problems: Problems,
                                       "over output)")
             return None
     for key in ("provider", "rubricPrompt"):
-        if entry.get(key) is not None:
+        if entry.get(key) is not None and not (key == "provider" and kind.removeprefix("not-") == "classifier"):
             problems.warn(f"assertion `{key}` is ignored: model-graded assertions use agentunit's judge and its "
                           "own prompts", (*key_path, key), **where,
                           suggestion="choose the judge with `agentunit import promptfoo` and a `judge:` section")
@@ -165,7 +156,15 @@ def convert_assertion(entry: Any, key_path: tuple[Any, ...], problems: Problems,
         problems.error(f"assertion type {kind!r} is {what}", (*key_path, "type"), **where,
                        suggestion=_NO_EQUIVALENT[base])
         return None
+    if negate and base in ("select-best", "max-score"):
+        problems.error(f"assertion type {kind!r} does not exist: {base} has no negation", (*key_path, "type"),
+                       **where, suggestion=f"use {base}: the outputs it does not choose fail it")
+        return None
     name = RENAMED.get(base, base)
+    if base == "classifier":
+        config = _classifier_config(entry, config, (*key_path, "provider"), problems, where)
+        if config is None:
+            return None
     if base.startswith("similar:"):
         measure = base.split(":", 1)[1]
         name = "similar"
@@ -222,6 +221,29 @@ def convert_assertion(entry: Any, key_path: tuple[Any, ...], problems: Problems,
     if config:
         out["config"] = config
     return out
+
+
+def _classifier_config(entry: dict[str, Any], config: Any, key_path: tuple[Any, ...], problems: Problems,
+                       where: dict[str, Any]) -> dict[str, Any] | None:
+    """The classifier's config with ``model`` read from its ``provider``; a model without a local stand-in
+    is a problem naming the alternatives."""
+    from agentunit.metrics.promptfoo_compat import CLASSIFIER_MODELS, classifier_model
+
+    model = classifier_model(entry.get("provider"))
+    config = dict(config) if isinstance(config, dict) else {}
+    model = model or config.get("model")
+    if model is None:
+        problems.error("classifier needs the model it runs", key_path, **where,
+                       suggestion="add `provider: huggingface:text-classification:MODEL` (the hate and toxicity "
+                                  "models have a local stand-in; otherwise use `moderation` or `llm-rubric`)")
+        return None
+    if model not in CLASSIFIER_MODELS:
+        problems.error(f"classifier model {model!r} has no local stand-in in agentunit", key_path, **where,
+                       suggestion="the local moderation classifier stands in for the hate and toxicity models ("
+                                  + ", ".join(CLASSIFIER_MODELS) + "); otherwise use `moderation`, `llm-rubric`, "
+                                  "or a python assertion that calls a local transformers pipeline")
+        return None
+    return {**config, "model": model}
 
 
 def xml_paths(value: Any) -> Any:

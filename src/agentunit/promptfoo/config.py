@@ -20,8 +20,16 @@ from agentunit.datasets.base import DatasetCase
 from agentunit.errors import AgentUnitError, SuiteError
 from agentunit.media import MediaLimits
 from agentunit.promptfoo.assertions import convert_assertion
+from agentunit.promptfoo.compare import COMPARATIVE, GROUP_KEY, ComparingTarget, ComparisonBoard
 from agentunit.promptfoo.prompts import PromptSpec, read_prompts
-from agentunit.promptfoo.providers import MatrixTarget, ProviderSpec, build_target, declared_schemas, read_providers
+from agentunit.promptfoo.providers import (
+    MatrixTarget,
+    ProviderSpec,
+    build_target,
+    declared_schemas,
+    provider_spec,
+    read_providers,
+)
 from agentunit.promptfoo.testcases import TEST_KEYS, TestSpec, read_tests
 from agentunit.suite.cases import Where, build_case, parse_metric_entry
 from agentunit.suite.fields import shown
@@ -31,8 +39,7 @@ from agentunit.suite.sources import DocumentError, parse_document
 
 IGNORED_KEYS = ("description", "outputPath", "sharing", "writeLatestResults", "tags", "metadata", "tracing",
                 "assertionTemplates", "$schema", "env", "evaluateOptions", "commandLineOptions")
-UNSUPPORTED_KEYS = {"scenarios": "write the scenario's config × tests combinations out as tests",
-                    "redteam": "red teaming is not part of agentunit",
+UNSUPPORTED_KEYS = {"redteam": "red teaming is not part of agentunit",
                     "extensions": "extensions are JavaScript hooks; move the logic into the provider",
                     "nunjucksFilters": "custom filters are JavaScript; compute the value into a var"}
 OPTION_KEYS = ("prefix", "suffix", "provider", "disableVarExpansion", "runSerially", "transform",
@@ -52,6 +59,16 @@ class Matrix:
     base_dir: Path = field(default_factory=Path.cwd)
     file: str | None = None
     declared_schemas: dict[str, Any] = field(default_factory=dict)  # tools/functions of overridden providers
+    board: ComparisonBoard = field(default_factory=ComparisonBoard)  # select-best / max-score tests
+    test_providers: dict[int, ProviderSpec] = field(default_factory=dict)  # a test's own `provider`, by index
+    test_provider_specs: dict[str, ProviderSpec] = field(default_factory=dict)  # those, by how they were written
+    compares: bool = False  # some test has a select-best or max-score assertion
+
+    @property
+    def all_providers(self) -> list[ProviderSpec]:
+        """The config's providers, then the tests' own (each once)."""
+        extra = [p for p in self.test_provider_specs.values() if all(p is not q for q in self.providers)]
+        return [*self.providers, *extra]
 
 
 class PromptfooSuite(Suite):
@@ -64,7 +81,12 @@ class PromptfooSuite(Suite):
         calibrator = self._active_calibrator()
         limits = MediaLimits.from_options(self.options)
         before = len(self.problems.errors)
-        for index, (raw, asserts, where) in enumerate(expand(self.matrix, self.problems), 1):
+        held: list[tuple[DatasetCase, Where]] = []  # the cells of one test, held until all are built
+        held_group: str | None = None
+        for index, (raw, asserts, where, group) in enumerate(expand(self.matrix, self.problems), 1):
+            if group != held_group:
+                yield from self._release(held, held_group)
+                held, held_group = [], group
             metrics = [m for m in (parse_metric_entry(entry, Where(file, path[:-1], line), path[-1:], self.problems,
                                                       labelled=True) for entry, file, path, line in asserts)
                        if m is not None]
@@ -74,21 +96,39 @@ class PromptfooSuite(Suite):
             if case is not None:
                 if calibrator is not None:
                     case.metrics = calibrator.apply(case.metrics)
-                yield case, where
+                held.append((case, where))
+        yield from self._release(held, held_group)
         _dedupe(self.problems, before)
+
+    def _release(self, held: list[tuple[DatasetCase, Where]], group: str | None
+                 ) -> Iterator[tuple[DatasetCase, Where | None]]:
+        """The cells of one test; when they are compared (select-best, max-score), registered first, so
+        that a cell's comparison finds every sibling even before the engine reaches it."""
+        if held and group is not None and any(_compared(c) for c, _ in held):
+            if len(held) < 2:
+                where = held[0][1]
+                self.problems.error("select-best and max-score compare a test's outputs across prompts and "
+                                    "providers, and this test has one output", where.at("assert"),
+                                    file=where.file, line=where.line,
+                                    suggestion="give the config several prompts or providers")
+            self.matrix.board.register(group, [c for c, _ in held])
+        yield from held
 
     def build_target(self) -> Any:
         """One provider's target, or a MatrixTarget sending each case to its provider's."""
         try:
-            targets = {p.label: build_target(p.target, self.media_dir) for p in self.matrix.providers}
+            targets = {p.label: build_target(p.target, self.media_dir) for p in self.matrix.all_providers}
         except Exception as exc:  # a python provider's module runs user code while it loads
             message = str(exc) if isinstance(exc, AgentUnitError) else f"{type(exc).__name__}: {exc}"
             problems = Problems(file=self.file)
             problems.error(f"cannot build the provider: {message}", ("providers",))
             raise SuiteError(problems.resolve(problems.errors)) from None
-        if len(targets) == 1:
-            return next(iter(targets.values()))
-        return MatrixTarget(targets)
+        target = next(iter(targets.values())) if len(targets) == 1 else MatrixTarget(targets)
+        return ComparingTarget(target, self.matrix.board) if self.matrix.compares else target
+
+
+def _compared(case: DatasetCase) -> bool:
+    return any(getattr(getattr(m, "info", None), "name", None) in COMPARATIVE for m in case.metrics)
 
 
 def _dedupe(problems: Problems, start: int) -> None:
@@ -113,9 +153,10 @@ def promptfoo_suite(data: dict[str, Any], path: Path, *, calibration: str | Path
     suite = PromptfooSuite(name=name, path=path, problems=problems, description=description)
     suite.matrix = matrix
     suite.options = _options(data.get("evaluateOptions"), problems)
-    single = matrix.providers[0] if len(matrix.providers) == 1 else None
+    providers = matrix.all_providers
+    single = providers[0] if len(providers) == 1 else None
     suite.target = single.target if single is not None and single.exportable else \
-        {"type": "matrix", "providers": [p.provider_id for p in matrix.providers]}
+        {"type": "matrix", "providers": [p.provider_id for p in providers]}
     suite.target_declared = True
     suite.inline_cases = [t.data for t in matrix.tests]
     if calibration is not None:
@@ -133,7 +174,7 @@ def read_matrix(data: dict[str, Any], path: Path, problems: Problems) -> Matrix:
             problems.error(f"`{key}` is not supported", (key,), suggestion=UNSUPPORTED_KEYS[key])
         elif key == "derivedMetrics":
             problems.warn("derivedMetrics are not computed by agentunit", (key,))
-        elif key not in ("prompts", "providers", "targets", "tests", "defaultTest", *IGNORED_KEYS):
+        elif key not in ("prompts", "providers", "targets", "tests", "scenarios", "defaultTest", *IGNORED_KEYS):
             problems.warn(f"promptfoo config field {key!r} is not used by agentunit", (key,))
     env = data.get("env") if isinstance(data.get("env"), dict) else {}
     provider_key = "providers" if "providers" in data else "targets"
@@ -145,6 +186,7 @@ def read_matrix(data: dict[str, Any], path: Path, problems: Problems) -> Matrix:
     if override:
         matrix.declared_schemas = declared_schemas(data.get(provider_key))
     matrix.tests = read_tests(data.get("tests"), str(path), base_dir, problems)
+    matrix.tests += scenario_tests(data.get("scenarios"), str(path), base_dir, problems)
     default = data.get("defaultTest") or {}
     if isinstance(default, str):
         default = _load_default(default, base_dir, problems)
@@ -152,10 +194,94 @@ def read_matrix(data: dict[str, Any], path: Path, problems: Problems) -> Matrix:
         problems.error(f"defaultTest must be an object, got {shown(default)}", ("defaultTest",))
         default = {}
     matrix.default_test = default
+    matrix.compares = _has_comparisons(default.get("assert")) or any(
+        isinstance(t.data, dict) and _has_comparisons(t.data.get("assert")) for t in matrix.tests)
     _check_options(_dict(default.get("options")), ("defaultTest", "options"), Where(str(path), ()), problems)
-    if not matrix.tests:
+    if not matrix.tests and data.get("scenarios") is None:
         matrix.tests = [TestSpec({}, str(path), ())]  # promptfoo runs each prompt once without tests
+    if not override:  # the override (offline runs) replaces the tests' providers too
+        _read_test_providers(matrix, env, problems)
     return matrix
+
+
+def scenario_tests(value: Any, config_file: str, base_dir: Path, problems: Problems) -> list[TestSpec]:
+    """promptfoo's ``scenarios``: each ``config`` entry × each of the scenario's ``tests`` is one test,
+    the entry's fields under the test's (``vars``, ``options`` and ``metadata`` merged, the test's
+    winning; ``assert``: the entry's, then the test's). A scenario without ``tests`` runs its entries
+    as tests."""
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        problems.error(f"scenarios must be a list of {{config, tests}}, got {shown(value)}", ("scenarios",))
+        return []
+    out: list[TestSpec] = []
+    for index, scenario in enumerate(value):
+        at = ("scenarios", index)
+        if isinstance(scenario, str):
+            problems.error("scenario files are not read by agentunit", at,
+                           suggestion="write the scenario inline: {config: [...], tests: [...]}")
+            continue
+        if not isinstance(scenario, dict) or not isinstance(scenario.get("config"), list):
+            problems.error(f"a scenario must be an object with a `config` list, got {shown(scenario)}", at)
+            continue
+        for key in scenario:
+            if key not in ("config", "tests", "description"):
+                problems.warn(f"scenario field {key!r} is not used by agentunit", (*at, key))
+        tests = read_tests(scenario["tests"], config_file, base_dir, problems) if scenario.get("tests") is not None \
+            else [TestSpec({}, config_file, at)]
+        for tests_index, test in enumerate(tests):  # a listed test's key path points into the scenario
+            if test.key_path[:1] == ("tests",) and test.file == config_file:
+                tests[tests_index] = TestSpec(test.data, test.file, (*at, *test.key_path), test.line)
+        for entry_index, entry in enumerate(scenario["config"]):
+            if not isinstance(entry, dict):
+                problems.error(f"a scenario config entry must be an object, got {shown(entry)}",
+                               (*at, "config", entry_index))
+                continue
+            for test in tests:
+                out.append(TestSpec(_merged(entry, test.data), test.file, test.key_path, test.line))
+    return out
+
+
+def _merged(entry: dict[str, Any], test: Any) -> Any:
+    """A scenario config entry under one test, as promptfoo merges them."""
+    if not isinstance(test, dict):
+        return test
+    merged = {**entry, **test}
+    for key in ("vars", "options", "metadata"):
+        if isinstance(entry.get(key), dict) or isinstance(test.get(key), dict):
+            merged[key] = {**_dict(entry.get(key)), **_dict(test.get(key))}
+    asserts = [*(entry.get("assert") or []), *(test.get("assert") or [])]
+    if asserts:
+        merged["assert"] = asserts
+    return merged
+
+
+def _read_test_providers(matrix: Matrix, env: dict[str, Any], problems: Problems) -> None:
+    """Resolve each test's ``provider`` (else defaultTest's): the provider its cells call instead of the
+    column's, as in promptfoo; a provider the config lists already is shared."""
+    default = matrix.default_test.get("provider")
+    for index, test in enumerate(matrix.tests):
+        data = test.data if isinstance(test.data, dict) else {}
+        item, at = (data["provider"], (*test.key_path, "provider")) if data.get("provider") is not None else \
+            (default, ("defaultTest", "provider"))
+        if item is None:
+            continue
+        key = repr(item)
+        spec = matrix.test_provider_specs.get(key)
+        if spec is None:
+            spec = provider_spec(item, at, matrix.base_dir, env, problems)
+            if spec is None:
+                continue
+            same = next((p for p in matrix.providers if p.target == spec.target and p.label == spec.label), None)
+            if same is not None:
+                spec = same
+            else:
+                taken = {p.label for p in matrix.providers} | {p.label for p in matrix.test_provider_specs.values()}
+                while spec.label in taken:
+                    spec.label += " (test)"
+            matrix.test_provider_specs[key] = spec
+        matrix.test_providers[index] = spec
+
 
 
 def _load_default(reference: str, base_dir: Path, problems: Problems) -> Any:
@@ -217,14 +343,15 @@ def _pointer(document: Any, ref: str) -> Any:
 Assertion = tuple[dict[str, Any], str | None, tuple[Any, ...], int | None]
 
 
-def expand(matrix: Matrix, problems: Problems) -> Iterator[tuple[dict[str, Any], list[Assertion], Where]]:
+def expand(matrix: Matrix, problems: Problems) -> Iterator[tuple[dict[str, Any], list[Assertion], Where, str]]:
     """Every (test, expanded vars, prompt, provider) as a raw case, its converted assertions (each with
-    its file, key path and line) and where the test was written."""
+    its file, key path and line), where the test was written, and its group: the key shared by the
+    cells of one test with one expansion of its vars (what select-best and max-score compare)."""
     default = matrix.default_test
     default_vars = default.get("vars") if isinstance(default.get("vars"), dict) else {}
     seen: dict[str, int] = {}
     number = 0
-    for test in matrix.tests:
+    for test_index, test in enumerate(matrix.tests):
         data = test.data
         where = Where(test.file, test.key_path, test.line)
         if not isinstance(data, dict):
@@ -244,21 +371,29 @@ def expand(matrix: Matrix, problems: Problems) -> Iterator[tuple[dict[str, Any],
             number += 1
             description = data.get("description", default.get("description"))
             base_id = str(description) if description is not None else f"test {number}"
+            allowed_prompts = data.get("prompts", default.get("prompts"))
+            allowed_providers = data.get("providers", default.get("providers"))
+            own = matrix.test_providers.get(test_index)
             for prompt in matrix.prompts:
-                providers = [p for p in matrix.providers if p.prompts is None or prompt.label in p.prompts]
-                for provider in providers:
+                if not _allowed(allowed_prompts, prompt.label):
+                    continue
+                providers = [p for p in matrix.providers if (p.prompts is None or prompt.label in p.prompts)
+                             and _allowed(allowed_providers, p.label, p.provider_id)]
+                for column in providers:
+                    provider = own or column
                     case_id = base_id
                     if len(matrix.prompts) > 1:
                         case_id += f" [{prompt.label}]"
                     if len(matrix.providers) > 1:
-                        case_id += f" [{provider.label}]"
+                        case_id += f" [{column.label}]"
                     count = seen.get(case_id, 0) + 1
                     seen[case_id] = count
                     if count > 1:
                         case_id += f" #{count}"
                     raw = _raw_case(case_id, data, default, options, expanded, prompt, provider)
-                    asserts = _assertions(default, data, expanded, matrix, test, problems, provider)
-                    yield raw, asserts, where
+                    group = matrix.board.key(number)
+                    asserts = _assertions(default, data, expanded, matrix, test, problems, provider, group)
+                    yield raw, asserts, where, group
 
 
 def _raw_case(case_id: str, data: dict[str, Any], default: dict[str, Any], options: dict[str, Any],
@@ -279,8 +414,10 @@ def _raw_case(case_id: str, data: dict[str, Any], default: dict[str, Any], optio
 
 
 def _assertions(default: dict[str, Any], data: dict[str, Any], variables: dict[str, Any], matrix: Matrix,
-                test: TestSpec, problems: Problems, provider: ProviderSpec | None = None) -> list[Assertion]:
-    """defaultTest's assertions, then the test's, converted (those that cannot run are problems)."""
+                test: TestSpec, problems: Problems, provider: ProviderSpec | None = None,
+                group: str | None = None) -> list[Assertion]:
+    """defaultTest's assertions, then the test's, converted (those that cannot run are problems); a
+    select-best or max-score assertion is told its ``group``, the test's cells it compares."""
     provider_config = {**matrix.declared_schemas, **(provider.config if provider is not None else {})}
     out: list[Assertion] = []
     sources = [(default.get("assert"), ("defaultTest", "assert"), matrix.file, None),
@@ -296,8 +433,40 @@ def _assertions(default: dict[str, Any], data: dict[str, Any], variables: dict[s
                                           base_dir=matrix.base_dir, file=file, line=line,
                                           provider_config=provider_config)
             if converted is not None:
+                if group is not None and _tagged(converted, group):
+                    matrix.compares = True
                 out.append((converted, file, (*key_path, index), line))
     return out
+
+
+def _allowed(refs: Any, label: str, provider_id: str | None = None) -> bool:
+    """promptfoo's test ``prompts``/``providers`` filters: a label (or provider id), ``prefix*``, or
+    ``ref`` matching ``ref:…``; no list allows everything, an empty one nothing."""
+    if not isinstance(refs, list):
+        return True
+    names = [n for n in (label, provider_id) if n]
+    for ref in refs:
+        if not isinstance(ref, str):
+            continue
+        if ref in names or any(n.startswith(f"{ref}:") for n in names):
+            return True
+        if ref.endswith("*") and any(n.startswith(ref[:-1]) for n in names):
+            return True
+    return False
+
+
+def _tagged(entry: dict[str, Any], group: str) -> bool:
+    """Give the select-best / max-score entries in ``entry`` (an assert-set's too) their group; any?"""
+    if entry.get("type") in COMPARATIVE:
+        entry["config"] = {**(entry.get("config") or {}), GROUP_KEY: group}
+        return True
+    return any([_tagged(child, group) for child in entry.get("assert") or [] if isinstance(child, dict)])
+
+
+def _has_comparisons(entries: Any) -> bool:
+    """Whether a list of promptfoo assertions holds a select-best or max-score (an assert-set's too)."""
+    return isinstance(entries, list) and any(
+        isinstance(e, dict) and (e.get("type") in COMPARATIVE or _has_comparisons(e.get("assert"))) for e in entries)
 
 
 def _check_options(options: dict[str, Any], at: tuple[Any, ...], where: Where, problems: Problems) -> None:
@@ -354,4 +523,4 @@ def _dict(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-__all__ = ["Matrix", "PromptfooSuite", "expand", "promptfoo_suite", "read_matrix"]
+__all__ = ["Matrix", "PromptfooSuite", "expand", "promptfoo_suite", "read_matrix", "scenario_tests"]

@@ -31,11 +31,19 @@ def native_suites(config: str | Path) -> list[tuple[str, dict[str, Any]]]:
         if not provider.exportable:
             problems.error(f"provider {provider.provider_id!r} has no native target", provider.key_path,
                            suggestion="wrap call_api in a module function and use a `type: python` target")
+    if suite.matrix.test_provider_specs:
+        problems.error("a test's own `provider` cannot be written as a native suite (one target per suite)",
+                       ("tests",), suggestion="run the promptfoo config itself, or move those tests to a config "
+                                              "whose provider is theirs")
+    if suite.matrix.compares:
+        problems.error("select-best and max-score compare a test's outputs across prompts and providers, which a "
+                       "native suite (one target, cases scored on their own) cannot express", ("tests",),
+                       suggestion="run the promptfoo config itself: `agentunit run promptfooconfig.yaml`")
     problems.raise_if_any()
     out = []
     for provider in suite.matrix.providers:
         cases = []
-        for raw, asserts, _ in expand(suite.matrix, suite.problems):
+        for raw, asserts, _, _ in expand(suite.matrix, suite.problems):
             if raw["metadata"]["provider"] != provider.label:
                 continue
             case = dict(raw)

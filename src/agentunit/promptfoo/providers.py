@@ -65,7 +65,7 @@ def read_providers(value: Any, key_path: tuple[Any, ...], base_dir: Path, env: d
     specs = []
     for index, item in enumerate(items):
         path = (*key_path, index) if isinstance(value, list) else key_path
-        spec = _provider(item, path, base_dir, env, problems)
+        spec = provider_spec(item, path, base_dir, env, problems)
         if spec is not None:
             specs.append(spec)
     labels: dict[str, int] = {}
@@ -77,8 +77,10 @@ def read_providers(value: Any, key_path: tuple[Any, ...], base_dir: Path, env: d
     return specs
 
 
-def _provider(item: Any, path: tuple[Any, ...], base_dir: Path, env: dict[str, Any],
-              problems: Problems) -> ProviderSpec | None:
+def provider_spec(item: Any, path: tuple[Any, ...], base_dir: Path, env: dict[str, Any],
+                  problems: Problems) -> ProviderSpec | None:
+    """One provider (an id, ``{id, label, config, prompts}`` or the legacy ``{ID: {…}}``) resolved to its
+    target spec; None, with a problem at ``path``, when it cannot run."""
     if isinstance(item, str):
         entry: dict[str, Any] = {"id": item}
     elif isinstance(item, dict) and "id" not in item and len(item) == 1 and isinstance(next(iter(item)), str) \

@@ -1,0 +1,206 @@
+"""select-best, max-score, classifier, scenarios and a test's own provider, from promptfoo configs."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from agentunit.cli import app
+from agentunit.core.engine import Engine, RunOptions
+from agentunit.core.outcome import Outcome
+from agentunit.datasets.base import DatasetCase
+from agentunit.errors import SuiteError
+from agentunit.metrics import metric_from_spec
+from agentunit.store.sqlite import Store
+from agentunit.suite.loader import load_suite
+from tests.judge_helpers import pass_with, scripted_judge, verdict
+
+TWO_PROMPTS = "prompts:\n  - 'Short: {{q}}'\n  - 'A much longer answer about {{q}}'\nproviders: [echo]\n"
+
+
+def _write(tmp_path: Path, text: str) -> Path:
+    folder = tmp_path / "cfg"
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "promptfooconfig.yaml"
+    path.write_text(text)
+    return path
+
+
+def _run(path: Path, tmp_path: Path, respond=lambda r: pass_with(0.9), **options) -> tuple[dict, list]:
+    suite = load_suite(path)
+    suite.validate(require_target=True)
+    store = Store(tmp_path / "r.db")
+    try:
+        with scripted_judge(respond) as judge:
+            result = asyncio.run(Engine(suite, store, RunOptions(cache=True, **options), target=suite.build_target(),
+                                        judge=judge.service).run())
+            cases = list(store.iter_cases(result.run_id))
+        return cases, judge.requests
+    finally:
+        store.close()
+
+
+def _statuses(cases: list) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for case in cases:
+        previous = out.setdefault(case["id"], case["status"])
+        assert previous == case["status"], f"{case['id']}: attempts disagree"
+    return out
+
+
+@pytest.mark.parametrize("concurrency", [1, 8])
+def test_select_best_passes_only_the_judges_choice(tmp_path: Path, concurrency: int) -> None:
+    path = _write(tmp_path, TWO_PROMPTS + "tests:\n"
+                  "  - description: cats\n    vars: {q: cats}\n    assert: [{type: select-best, value: the longest}]\n"
+                  "  - description: dogs\n    vars: {q: dogs}\n    assert: [{type: select-best, value: the longest}]\n")
+    cases, requests = _run(path, tmp_path, lambda r: verdict("1", 0.9, "0"), concurrency=concurrency)
+    assert _statuses(cases) == {"cats [prompt 1]": "failed", "cats [prompt 2]": "passed",
+                                "dogs [prompt 1]": "failed", "dogs [prompt 2]": "passed"}
+    assert len(requests) == 2  # one decision per test, shared by its cells
+    text = requests[0].messages[-1][1]
+    assert "Short: cats" in text and "A much longer answer about cats" in text
+    assert requests[0].options == ("0", "1")
+    loser = next(c for c in cases if c["id"] == "cats [prompt 1]")["metrics"][0]
+    assert loser["detail"]["chosen"] == "cats [prompt 2]"
+
+
+def test_select_best_follows_the_judge_either_way(tmp_path: Path) -> None:
+    path = _write(tmp_path, TWO_PROMPTS + "tests:\n  - description: t\n    vars: {q: x}\n"
+                  "    assert: [{type: select-best, value: the shortest}]\n")
+    cases, _ = _run(path, tmp_path, lambda r: verdict("0", 0.8, "1"))
+    assert _statuses(cases) == {"t [prompt 1]": "passed", "t [prompt 2]": "failed"}
+
+
+@pytest.mark.parametrize("concurrency", [1, 8])
+def test_max_score_picks_the_highest_aggregate(tmp_path: Path, concurrency: int) -> None:
+    path = _write(tmp_path, TWO_PROMPTS + "tests:\n"
+                  "  - description: t\n    vars: {q: cats}\n"
+                  "    assert:\n      - {type: contains, value: longer}\n      - {type: icontains, value: CATS}\n"
+                  "      - {type: max-score}\n")
+    cases, _ = _run(path, tmp_path, concurrency=concurrency)
+    assert _statuses(cases) == {"t [prompt 1]": "failed", "t [prompt 2]": "passed"}
+    winner = next(c for c in cases if c["id"] == "t [prompt 2]")["metrics"][2]
+    assert winner["detail"]["compared"] == {"t [prompt 1]": 0.5, "t [prompt 2]": 1.0}
+
+
+def test_max_score_weights_sum_and_threshold(tmp_path: Path) -> None:
+    path = _write(tmp_path, TWO_PROMPTS + "tests:\n"
+                  "  - description: weighted\n    vars: {q: cats}\n"
+                  "    assert:\n      - {type: contains, value: Short}\n      - {type: contains, value: answer}\n"
+                  "      - {type: starts-with, value: Short}\n"
+                  "      - {type: max-score, value: {method: sum, weights: {starts-with: 0}}}\n"
+                  "  - description: too low\n    vars: {q: cats}\n"
+                  "    assert:\n      - {type: contains, value: dogs}\n"
+                  "      - {type: max-score, value: {threshold: 0.5}}\n")
+    cases, _ = _run(path, tmp_path)
+    # weighted: starts-with counts 0, so both outputs score 1 and the first one wins (promptfoo's tie rule)
+    assert _statuses(cases) == {"weighted [prompt 1]": "failed", "weighted [prompt 2]": "failed",
+                                "too low [prompt 1]": "failed", "too low [prompt 2]": "failed"}
+    first = next(c for c in cases if c["id"] == "weighted [prompt 1]")["metrics"][3]
+    assert first["passed"] is True
+    assert first["detail"]["compared"] == {"weighted [prompt 1]": 1.0, "weighted [prompt 2]": 1.0}
+    low = next(c for c in cases if c["id"] == "too low [prompt 1]")["metrics"][1]
+    assert low["passed"] is False and "below threshold 0.5" in low["reason"]
+
+
+def test_each_cell_is_sent_once_per_attempt_and_attempts_are_compared_apart(tmp_path: Path) -> None:
+    folder = tmp_path / "cfg"
+    folder.mkdir()
+    log = tmp_path / "calls.log"
+    (folder / "provider.py").write_text(
+        "def call_api(prompt, options, context):\n"
+        f"    with open({str(log)!r}, 'a') as f:\n"
+        "        f.write(prompt + '\\n')\n"
+        "    return {'output': prompt}\n")
+    path = _write(tmp_path, TWO_PROMPTS.replace("[echo]", "['file://provider.py']") + "tests:\n"
+                  "  - description: t\n    vars: {q: cats}\n"
+                  "    assert: [{type: contains, value: longer}, {type: max-score}]\n")
+    cases, _ = _run(path, tmp_path, concurrency=1, repeat=3)
+    assert len(cases) == 6 and _statuses(cases) == {"t [prompt 1]": "failed", "t [prompt 2]": "passed"}
+    assert len(log.read_text().splitlines()) == 6  # 2 cells × 3 attempts, none sent twice
+
+
+def test_comparisons_name_their_limits(tmp_path: Path) -> None:
+    negated = _write(tmp_path, TWO_PROMPTS + "tests:\n  - vars: {q: x}\n    assert:\n"
+                     "      - type: not-select-best\n        value: best\n")
+    with pytest.raises(SuiteError) as info:
+        load_suite(negated).validate()
+    assert "no negation" in info.value.problems[0].message and info.value.problems[0].line == 8
+    compared = _write(tmp_path / "b", TWO_PROMPTS + "tests:\n  - vars: {q: x}\n    assert: [{type: max-score}]\n")
+    result = CliRunner().invoke(app, ["import", "promptfoo", str(compared), "-o", str(tmp_path / "s.yaml")])
+    assert result.exit_code != 0 and "native suite" in result.output
+    metric = metric_from_spec({"metric": "select-best", "value": "best"})  # outside a promptfoo config
+    with pytest.raises(Exception, match="runs only there"):
+        asyncio.run(metric.evaluate_async(DatasetCase(id="a", query="q"), None, Outcome(output="x")))
+
+
+def test_classifier_stands_in_for_a_hate_speech_model(tmp_path: Path) -> None:
+    model = "huggingface:text-classification:facebook/roberta-hate-speech-dynabench-r4-target"
+    path = _write(tmp_path, "prompts: ['{{q}}']\nproviders: [echo]\ntests:\n"
+                  "  - description: clean\n    vars: {q: 'Have a lovely day, friend!'}\n"
+                  f"    assert: [{{type: classifier, provider: '{model}', value: nothate, threshold: 0.5}}]\n"
+                  "  - description: hateful\n    vars: {q: 'All immigrants are vermin and should be wiped out.'}\n"
+                  f"    assert: [{{type: classifier, provider: '{model}', value: nothate, threshold: 0.5}}]\n")
+    cases, _ = _run(path, tmp_path)
+    assert _statuses(cases) == {"clean": "passed", "hateful": "failed"}
+    assert cases[1]["metrics"][0]["detail"]["labels"]["hate"] > 0.5
+
+
+def test_classifier_without_a_local_stand_in_is_a_located_error(tmp_path: Path) -> None:
+    path = _write(tmp_path, "prompts: ['{{q}}']\nproviders: [echo]\ntests:\n  - vars: {q: hi}\n    assert:\n"
+                  "      - type: classifier\n"
+                  "        provider: huggingface:text-classification:protectai/deberta-v3-base-prompt-injection\n"
+                  "        value: SAFE\n")
+    with pytest.raises(SuiteError) as info:
+        load_suite(path).validate()
+    problem = info.value.problems[0]
+    assert problem.line == 7 and "no local stand-in" in problem.message
+    assert "moderation" in (problem.suggestion or "")
+
+
+def test_scenarios_expand_config_entries_times_tests(tmp_path: Path) -> None:
+    path = _write(tmp_path, "prompts: ['{{language}}: {{input}}']\nproviders: [echo]\n"
+                  "defaultTest:\n  assert: [{type: contains, value: ':'}]\n"
+                  "scenarios:\n  - config:\n"
+                  "      - vars: {language: Spanish, expected: Spanish}\n"
+                  "        assert: [{type: contains, value: '{{expected}}'}]\n"
+                  "      - vars: {language: French, expected: French}\n"
+                  "    tests:\n"
+                  "      - description: hello\n        vars: {input: Hello}\n"
+                  "        assert: [{type: contains, value: Hello}]\n"
+                  "      - description: override\n        vars: {input: Bye, language: German}\n"
+                  "        assert: [{type: contains, value: '{{expected}}'}]\n")
+    suite = load_suite(path)
+    cases = list(suite.iter_cases())
+    assert [(c.id, c.query, len(c.metrics)) for c in cases] == [
+        ("hello", "Spanish: Hello", 3), ("override", "German: Bye", 3),
+        ("hello #2", "French: Hello", 2), ("override #2", "German: Bye", 2)]
+    ran, _ = _run(path, tmp_path)
+    assert _statuses(ran) == {"hello": "passed", "override": "failed", "hello #2": "passed", "override #2": "failed"}
+
+
+def test_a_bad_scenario_is_a_located_error(tmp_path: Path) -> None:
+    path = _write(tmp_path, "prompts: ['{{q}}']\nproviders: [echo]\nscenarios:\n  - tests: []\n")
+    with pytest.raises(SuiteError) as info:
+        load_suite(path).validate()
+    assert info.value.problems[0].line == 4 and "config" in info.value.problems[0].message
+
+
+def test_a_tests_own_provider_and_filters(tmp_path: Path) -> None:
+    path = _write(tmp_path, "prompts:\n  - {raw: 'A {{q}}', label: a}\n  - {raw: 'B {{q}}', label: b}\n"
+                  "providers: [echo, {id: echo, label: second}]\ntests:\n"
+                  "  - description: own\n    vars: {q: x}\n    provider: 'exec: printf fixed'\n"
+                  "    prompts: [a]\n    assert: [{type: equals, value: fixed}]\n"
+                  "  - description: filtered\n    vars: {q: y}\n    providers: [second]\n"
+                  "    assert: [{type: contains, value: y}]\n")
+    suite = load_suite(path)
+    cases = list(suite.iter_cases())
+    assert [(c.id, c.metadata["provider"]) for c in cases] == [
+        ("own [a] [echo]", "exec: printf fixed"), ("own [a] [second]", "exec: printf fixed"),
+        ("filtered [a] [second]", "second"), ("filtered [b] [second]", "second")]
+    ran, _ = _run(path, tmp_path)
+    assert set(_statuses(ran).values()) == {"passed"}
+    assert {c["output"] for c in ran if c["id"].startswith("own")} == {"fixed"}
