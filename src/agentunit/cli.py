@@ -167,10 +167,15 @@ def _shown(db: Path | str) -> str:
 @click.option("--dry-run", is_flag=True, help="Count the target and judge calls (and tokens) a run would make.")
 @click.option("--calibration", type=click.Path(dir_okay=False, path_type=Path),
               help="Fitted thresholds from `agentunit calibrate --write` (instead of the suite's `calibration:`).")
+@click.option("--executor", type=click.Choice(["local", "ray"]), default="local", show_default=True,
+              help="Where cases run: this process, or a Ray cluster (pip install 'agentunit[ray]').")
+@click.option("--ray-address", metavar="ADDR",
+              help="Ray cluster: auto, ray://HOST:PORT or HOST:PORT (default: RAY_ADDRESS, else a local Ray).")
+@click.option("--ray-workers", type=_COUNT, default=None, help="Ray actors running cases (default: one per CPU).")
 def run(suite: Path | None, jobs: int | None, repeat: int | None, no_cache: bool, resume: str | None, db: Path | str,
         output: Path | None, junit: Path | None, markdown: Path | None, html: Path | None,
         filter_: str | None, timeout: float | None, allow_unmeasured: bool, quiet: bool, dry_run: bool,
-        calibration: Path | None) -> None:
+        calibration: Path | None, executor: str, ray_address: str | None, ray_workers: int | None) -> None:
     """Run SUITE against its target, store the results, write reports; exit 0/1/2."""
     from agentunit.core.engine import Engine, RunOptions
     from agentunit.store.sqlite import Store
@@ -178,6 +183,9 @@ def run(suite: Path | None, jobs: int | None, repeat: int | None, no_cache: bool
 
     if dry_run and resume:
         raise _fail_usage("--dry-run and --resume cannot be combined")
+    if executor != "ray" and (ray_address or ray_workers):
+        raise _fail_usage("--ray-address and --ray-workers need --executor ray")
+    case_executor = _ray_executor(ray_address, ray_workers) if executor == "ray" else None
     try:
         store = None if dry_run else Store(db)  # a dry run only reads the database's caches
     except AgentUnitError as exc:  # PostgreSQL unreachable, a newer schema: the message names the database
@@ -202,7 +210,8 @@ def run(suite: Path | None, jobs: int | None, repeat: int | None, no_cache: bool
         options = RunOptions(concurrency=jobs or loaded.options.get("concurrency", 8), repeat=repeat,
                              timeout=timeout, cache=not no_cache and loaded.options.get("cache", True),
                              resume=resume, filter=filter_,
-                             allow_unmeasured=allow_unmeasured or loaded.options.get("allow_unmeasured", False))
+                             allow_unmeasured=allow_unmeasured or loaded.options.get("allow_unmeasured", False),
+                             executor=case_executor)
         target = loaded.build_target()
         if dry_run:
             from agentunit.core.dryrun import dry_run as count_calls
@@ -226,6 +235,11 @@ def run(suite: Path | None, jobs: int | None, repeat: int | None, no_cache: bool
         sys.stderr.write(f"interrupted; committed results are kept. Continue with:\n"
                          f"  agentunit run {suite} --db {_shown(db)} --resume {engine.run_id}\n")
         raise click.exceptions.Exit(130) from None
+    except AgentUnitError as exc:  # the Ray executor lost a worker for good: what was stored is kept
+        store.close()
+        sys.stderr.write(f"error: {exc}; committed results are kept. Continue with:\n"
+                         f"  agentunit run {suite} --db {_shown(db)} --resume {engine.run_id}\n")
+        raise click.exceptions.Exit(EXIT_USAGE) from None
     _write_reports(result, output=output, junit=junit, markdown=markdown, html=html)
     if not quiet:
         from agentunit.reporting.console import print_summary
@@ -329,6 +343,17 @@ def _write_calibration(path: Path, existing: Any, result: Any) -> dict[str, Any]
     except OSError as exc:
         raise _fail_usage(f"cannot write {path}: {exc.strerror or exc}") from None
     return {"path": str(path), "metrics": sorted(fitted), "kept": kept, "not_fitted": not_fitted}
+
+
+def _ray_executor(address: str | None, workers: int | None) -> Any:
+    """``--executor ray``: the executor (Ray itself is imported when the run starts)."""
+    import importlib.util
+
+    from agentunit.scale import RayExecutor
+
+    if importlib.util.find_spec("ray") is None:
+        raise _fail_usage("--executor ray needs Ray: pip install 'agentunit[ray]'")
+    return RayExecutor(address=address, workers=workers)
 
 
 def _execute(engine: Any, total: int, show_progress: bool) -> Any:

@@ -57,6 +57,8 @@ class RunOptions:
         filter: regular expression; only cases whose id or prompt matches run.
         allow_unmeasured: cases where no metric gave a verdict do not fail the run
             (``--allow-unmeasured``); they are still counted and shown as unmeasured, never as passed.
+        executor: runs the cases elsewhere and hands their values back to be stored here (an object with
+            ``async drain(engine, run_id, jobs)``, e.g. ``agentunit.scale.RayExecutor``); None: in this process.
     """
 
     concurrency: int = 8
@@ -66,6 +68,7 @@ class RunOptions:
     resume: str | None = None
     filter: str | None = None
     allow_unmeasured: bool = False
+    executor: Any = None
 
 
 @dataclass
@@ -255,6 +258,17 @@ class Engine:
         return dataclasses.replace(case, conversation=history[:-1]), outcome, None
 
     async def _run_one(self, run_id: str, seq: int, case: DatasetCase, repeat: int) -> None:
+        self._store_case(run_id, seq, repeat, await self._evaluate(case, repeat))
+
+    def _store_case(self, run_id: str, seq: int, repeat: int, values: dict[str, Any]) -> None:
+        """Store one evaluated case (``_evaluate``'s values, made here or by an executor's worker)."""
+        self.store.add_case(run_id, seq, values.pop("case_id"), repeat, **values)
+        self._done += 1
+        if self.on_progress is not None:
+            self.on_progress(self._done, None)
+
+    async def _evaluate(self, case: DatasetCase, repeat: int) -> dict[str, Any]:
+        """Call the target and score one case; the keyword arguments of ``store.add_case`` (and ``case_id``)."""
         error = None
         trace = None
         deadline = time.monotonic() + self.timeout
@@ -301,13 +315,9 @@ class Engine:
         envelope = _envelope(outcome, case)
         if self._matrix_keys is not None:
             envelope = _with_labels(envelope, case, self._matrix_keys)
-        self.store.add_case(run_id, seq, case.id, repeat, status=status, passed=passed, score=case_score,
-                            prompt=case.query, output=outcome.output, error=error, latency_ms=outcome.latency_ms,
-                            cached=outcome.cached, envelope=scrub(envelope, secrets) if secrets else envelope,
-                            metrics=results)
-        self._done += 1
-        if self.on_progress is not None:
-            self.on_progress(self._done, None)
+        return {"case_id": case.id, "status": status, "passed": passed, "score": case_score, "prompt": case.query,
+                "output": outcome.output, "error": error, "latency_ms": outcome.latency_ms, "cached": outcome.cached,
+                "envelope": scrub(envelope, secrets) if secrets else envelope, "metrics": results}
 
     def _transform(self, case: DatasetCase, outcome: Outcome) -> str | None:
         """Apply the target's and the case's ``transform`` to the output; the error naming the field, if any
@@ -417,7 +427,11 @@ class Engine:
 
         Workers pull from one shared job stream and are started one at a time, each when the one
         before it took a job, so ``-j 1000000000`` on ten cases starts ten workers, not a billion.
+        With ``options.executor`` set, the jobs go to it instead; it stores each case through ``_store_case``.
         """
+        if self.options.executor is not None:
+            await self.options.executor.drain(self, run_id, jobs)
+            return
         workers: list[asyncio.Task[None]] = []
 
         async def worker() -> None:
