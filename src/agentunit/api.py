@@ -139,6 +139,10 @@ def evaluate(
             raise CalibrationFileError(f"{calibration}:{exc.line or 1}: {exc}", line=exc.line,
                                        key_path=exc.key_path) from None
     built.validate(require_target=target is None)
+    if target is None:  # the suite's own target: an unset ${ENV} it reads is one SuiteError, before any call
+        from agentunit.suite.environment import check_environment
+
+        check_environment(built)
     note = built.calibration_note()
     if note:
         warnings.warn(note, stacklevel=2)

@@ -43,54 +43,6 @@ def _suite_problems(suite: Path) -> Iterator[None]:
         raise _fail_usage(f"{suite}: cannot load the suite: {type(exc).__name__}: {exc}") from None
 
 
-_ENV_REF = r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}"
-
-
-def _env_refs(value: Any, at: tuple[Any, ...]) -> Iterator[tuple[tuple[Any, ...], str]]:
-    """Each ``${NAME}`` a target spec reads, with the key path of the field."""
-    import re
-
-    if isinstance(value, str):
-        for name in re.findall(_ENV_REF, value):
-            yield at, name
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield from _env_refs(item, (*at, key))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            yield from _env_refs(item, (*at, index))
-
-
-def _check_env_refs(suite: Any) -> None:
-    """Stop before the first call when a target reads an environment variable that is not set: one
-    message naming the variable and where the suite reads it, instead of an error on every case."""
-    import os
-
-    from agentunit.suite.locate import format_path, line_of
-
-    specs: list[tuple[tuple[Any, ...], Any]] = [(("target",), suite.target)]
-    if suite.variants is not None:
-        specs += [(("targets", t.index), t.spec) for t in suite.variants.targets]
-    missing: dict[str, tuple[Any, ...]] = {}
-    for at, spec in specs:
-        if not isinstance(spec, dict):
-            continue
-        for where, name in _env_refs({k: v for k, v in spec.items() if k in ("url", "headers", "env")}, at):
-            missing.setdefault(name, where)
-        key_env = spec.get("api_key_env")
-        if spec.get("type") == "openai" and isinstance(key_env, str):
-            missing.setdefault(key_env, (*at, "api_key_env"))
-    missing = {name: where for name, where in missing.items() if not os.environ.get(name)}
-    if not missing:
-        return
-    for name, where in missing.items():
-        line = line_of(suite.path, where) if suite.path else None
-        place = f"{suite.path}:{line}: " if line else f"{suite.path}: " if suite.path else ""
-        sys.stderr.write(f"{place}{format_path(where)}: environment variable {name} is not set — "
-                         f"export {name}=… before the run (nothing was sent)\n")
-    raise click.exceptions.Exit(EXIT_USAGE)
-
-
 def _fail_usage(message: str) -> click.exceptions.Exit:
     from agentunit.suite.problems import printable
 
@@ -212,6 +164,10 @@ def run(suite: Path | None, jobs: int | None, repeat: int | None, no_cache: bool
                              resume=resume, filter=filter_,
                              allow_unmeasured=allow_unmeasured or loaded.options.get("allow_unmeasured", False),
                              executor=case_executor)
+        if not dry_run:  # a dry run sends nothing: the environment may be incomplete
+            from agentunit.suite.environment import check_environment
+
+            check_environment(loaded)
         target = loaded.build_target()
         if dry_run:
             from agentunit.core.dryrun import dry_run as count_calls
@@ -222,12 +178,6 @@ def run(suite: Path | None, jobs: int | None, repeat: int | None, no_cache: bool
     if dry_run:
         sys.stdout.write(report.text() + "\n")
         raise click.exceptions.Exit(EXIT_OK)
-    try:
-        _check_env_refs(loaded)
-    except click.exceptions.Exit:
-        store.close()
-        raise
-
     try:
         result = _execute(engine, total * repeat, show_progress=not quiet and sys.stderr.isatty())
     except KeyboardInterrupt:
@@ -287,6 +237,9 @@ def calibrate(suite: Path, labels: Path | None, db: Path | str, jobs: int | None
             sys.stderr.write(warning + "\n")
         rows = read_labels(labels) if labels is not None else []
         labelled = select_labelled(loaded, rows, metric_names)
+        from agentunit.suite.environment import check_environment
+
+        check_environment(loaded)
         target = loaded.build_target()
     try:
         store = Store(db)
