@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import importlib
 import inspect
 import sys
@@ -52,8 +53,22 @@ class PythonTarget(Target):
 
     def describe(self) -> dict[str, Any]:
         function = self.spec["function"]
-        name = function if isinstance(function, str) else f"{function.__module__}:{function.__qualname__}"
-        return {**super().describe(), "function": name}
+        return {**super().describe(), "function": function if isinstance(function, str) else callable_name(function)}
+
+
+def callable_name(function: Callable[..., Any]) -> str:
+    """``module:qualname`` of a callable given from the Python API, for the stored target and the cache key.
+
+    A callable object is named by its class, a builtin method by its type when it has no module, and a
+    ``functools.partial`` by the function it wraps with its bound arguments (two partials of one function
+    with other arguments are other targets: they must not share cached replies).
+    """
+    if isinstance(function, functools.partial):
+        bound = [repr(a) for a in function.args] + [f"{k}={v!r}" for k, v in function.keywords.items()]
+        return f"{callable_name(function.func)}({', '.join(bound)})"
+    module = getattr(function, "__module__", None) or type(function).__module__
+    name = getattr(function, "__qualname__", None) or type(function).__qualname__
+    return f"{module}:{name}"
 
 
 def _import_hint(module_name: str, exc: BaseException) -> str:
