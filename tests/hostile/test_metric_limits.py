@@ -109,7 +109,7 @@ class _ReportingServer:
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/agent"
 
     def __enter__(self) -> _ReportingServer:
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+        threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -283,7 +283,7 @@ def test_the_viewer_serves_a_postgres_database(both):
     bodies: dict[str, list[tuple[int, str]]] = {}
     for kind in ("postgres", "sqlite"):
         server = make_server(both[kind], port=0)
-        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
         thread.start()
         try:
             bodies[kind] = [fetch(server.url.rstrip("/") + page)[::2] for page in pages]

@@ -24,7 +24,7 @@ def results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 @pytest.fixture(scope="session")
 def viewer(results: dict[str, Any]) -> Iterator[ViewerServer]:
     server = make_server(results["db"], port=0)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     yield server
     server.shutdown()

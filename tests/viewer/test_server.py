@@ -64,7 +64,7 @@ def test_a_loopback_viewer_answers_only_to_its_own_host_name(viewer):
 @pytest.fixture
 def exposed(results):
     server = make_server(results["db"], host="0.0.0.0", port=0)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
     yield server
     server.shutdown()
     server.server_close()
