@@ -21,7 +21,7 @@ from typing import Any
 
 from agentunit.errors import AgentUnitError
 from agentunit.judges.base import JudgeReply, JudgeRequest, options_grammar
-from agentunit.judges.model_file import fingerprint, model_file
+from agentunit.judges.model_file import check_local_config, fingerprint
 from agentunit.judges.prefill import Prefill, segment_cuts
 
 TOP_LOGPROBS = 20
@@ -44,12 +44,6 @@ def has_gpu() -> bool:
     import xllamacpp
 
     return any(getattr(device.get("type"), "name", "") in _GPU_TYPES for device in xllamacpp.get_device_info())
-
-
-def _check_config(config: dict[str, Any]) -> None:
-    layers = config.get("n_gpu_layers")
-    if layers is not None and (isinstance(layers, bool) or not isinstance(layers, int) or layers < 0):
-        raise AgentUnitError(f"judge n_gpu_layers must be a whole number ≥ 0 (0 = CPU only), got {layers!r}")
 
 
 def llama_params(config: dict[str, Any], path: str, slot_save_path: str | None = None, api_key: str | None = None
@@ -87,9 +81,8 @@ class LocalProvider:
     name = "local"
 
     def __init__(self, config: dict[str, Any]):
-        _check_config(config)
         self.config = config
-        self.file = model_file(config)
+        self.file = check_local_config(config)
         self.model = self.file.name
         self._described: dict[str, Any] | None = None
         self._server: Any = None

@@ -107,3 +107,12 @@ def _write_memo(path: Path, memo: dict[str, Any]) -> None:
         partial.replace(path)
     except OSError:
         pass
+
+
+def check_local_config(config: dict[str, Any]) -> ModelFile:
+    """Check a local judge's settings without starting it (``n_gpu_layers``, ``model_path``); returns its
+    model file. Raises AgentUnitError naming the setting."""
+    layers = config.get("n_gpu_layers")
+    if layers is not None and (isinstance(layers, bool) or not isinstance(layers, int) or layers < 0):
+        raise AgentUnitError(f"judge n_gpu_layers must be a whole number ≥ 0 (0 = CPU only), got {layers!r}")
+    return model_file(config)

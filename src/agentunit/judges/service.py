@@ -29,6 +29,7 @@ from typing import Any
 
 from agentunit.errors import AgentUnitError, TargetError
 from agentunit.judges.base import Decision, JudgeOutputError, JudgeReply, JudgeRequest, read_decision
+from agentunit.judges.model_file import check_local_config
 from agentunit.judges.providers import DEFAULT_HTTP_TIMEOUT_S, PROVIDERS
 from agentunit.targets._secrets import redact_text
 
@@ -56,13 +57,35 @@ class JudgeService:
         self._concurrency = _concurrency(config.get("concurrency", 1 if provider == "local" else 8))
         self.timeout = _timeout(config.get("timeout", None if provider in ("local", "ensemble")
                                            else DEFAULT_HTTP_TIMEOUT_S))
-        self.provider = built if built is not None else PROVIDERS[provider](config)
         self.config = config
+        self._store: Any = None
+        # The embedded judge's provider (llama.cpp client, urllib) is built when first used: a run without
+        # judge metrics does not pay for importing it. Remote providers are built now, so the API key they
+        # resolve is a secret from the start (redacted from what the target says even if no metric asks).
+        self._provider: Any = built
+        if built is None and provider != "local":
+            self._provider = PROVIDERS[provider](config)
+        elif built is None:
+            check_local_config(config)  # its settings are checked now, as a built provider's would be
         self._semaphores: weakref.WeakKeyDictionary[Any, asyncio.Semaphore] = weakref.WeakKeyDictionary()
         self._inflight: weakref.WeakKeyDictionary[Any, dict[str, _InFlight]] = weakref.WeakKeyDictionary()
         self._memory: dict[str, JudgeReply] = {}
-        self._store: Any = None
         self.stats = JudgeStats()
+
+    @property
+    def provider(self) -> Any:
+        """The provider that answers (built on first use for the embedded judge)."""
+        if self._provider is None:
+            try:
+                self._provider = PROVIDERS[self.config.get("provider", "local")](self.config)
+            except AgentUnitError as exc:  # checked at construction; a file that changed since, say
+                self._provider = UnavailableJudge(exc)
+            self._bind(self._store)
+        return self._provider
+
+    @provider.setter
+    def provider(self, provider: Any) -> None:
+        self._provider = provider
 
     @property
     def embedded(self) -> bool:
@@ -78,7 +101,11 @@ class JudgeService:
     @store.setter
     def store(self, store: Any) -> None:
         self._store = store
-        bind = getattr(self.provider, "bind_store", None)
+        if self._provider is not None:
+            self._bind(store)
+
+    def _bind(self, store: Any) -> None:
+        bind = getattr(self._provider, "bind_store", None)
         if bind is not None:  # an ensemble's members cache where it does
             bind(store)
 
@@ -132,7 +159,7 @@ class JudgeService:
     @property
     def secrets(self) -> set[str]:
         """The secret values the provider sends (API keys): never in a reply text or error of this service."""
-        return set(getattr(self.provider, "secrets", ()))
+        return set(getattr(self._provider, "secrets", ()))  # a provider not built yet has resolved none
 
     def redact(self, text: str) -> str:
         """``text`` with every secret of the provider replaced by ``***``."""
@@ -208,7 +235,8 @@ class JudgeService:
         return reply.text, reply.usage, cached
 
     async def aclose(self) -> None:
-        await self.provider.aclose()
+        if self._provider is not None:  # never built: nothing to close
+            await self._provider.aclose()
 
 
 def _concurrency(value: Any) -> int:
