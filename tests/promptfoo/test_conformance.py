@@ -225,8 +225,6 @@ def test_verdict_parity(assertion: dict[str, Any], output: Any, passed: bool, so
     assert result.passed is passed, (source, result.reason)
 
 
-@pytest.mark.xfail(strict=True, reason="known difference: agentunit's contains-xml also tries the elements nested "
-                   "in a well-formed fragment, promptfoo only the outermost (fix in metrics/xml_checks.py)")
 def test_contains_xml_paths_are_relative_to_the_outermost_fragment() -> None:
     result = run({"type": "contains-xml", "value": ["root.child"]},
                  "Text <wrapper><root><child>Content</child></root></wrapper>")  # source: XML

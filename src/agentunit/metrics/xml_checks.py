@@ -118,7 +118,9 @@ class IsXml(_XmlMetric):
           example="{metric: contains-xml, value: {requiredElements: [answer.city]}}")
 class ContainsXml(_XmlMetric):
     """Pass when the output contains a well-formed XML element (in a fenced block or inline, from a
-    start tag to a matching end tag) that has every ``requiredElements`` path (see is-xml). At most
+    start tag to a matching end tag) that has every ``requiredElements`` path (see is-xml); as in
+    promptfoo, the elements nested in a well-formed one are not tried on their own (paths start at the
+    outermost element). At most
     200 start tags and the 20 nearest end tags per start are tried, and the parsed text is capped at
 twice the output's length, so large outputs stay bounded."""
 
@@ -126,7 +128,10 @@ twice the output's length, so large outputs stay bounded."""
         last_problem = None
         found_any = False
         budget = 2 * len(outcome.output) + 1024
-        for candidate in _candidates(outcome.output):
+        well_formed: list[tuple[int, int]] = []
+        for start, end, candidate in _candidates(outcome.output):
+            if any(outer_start <= start and end <= outer_end for outer_start, outer_end in well_formed):
+                continue  # as promptfoo: paths are read from the outermost well-formed element only
             budget -= len(candidate)
             if budget < 0:
                 break
@@ -135,6 +140,7 @@ twice the output's length, so large outputs stay bounded."""
                 last_problem = problem
                 continue
             found_any = True
+            well_formed.append((start, end))
             verdict = self._verdict(root, f"<{_local(root.tag)}>")
             if verdict.passed:
                 return verdict
@@ -146,8 +152,10 @@ twice the output's length, so large outputs stay bounded."""
 
 
 def _candidates(text: str):
+    """(start, end, text) of each span that may be one XML element: fenced blocks, then each start tag to
+    its nearest matching end tags (an enclosing element comes before the elements inside it)."""
     for match in _FENCE.finditer(text):
-        yield match.group(1).strip()
+        yield match.start(1), match.end(1), match.group(1).strip()
     ends: dict[str, list[int]] = {}
     for match in _END_TAG.finditer(text):  # one pass: every end tag's position, by name
         ends.setdefault(match.group(1), []).append(match.end())
@@ -157,8 +165,8 @@ def _candidates(text: str):
         name = start.group(1)
         head_end = text.find(">", start.end())
         if head_end > 0 and text[head_end - 1] == "/":
-            yield text[start.start():head_end + 1]
+            yield start.start(), head_end + 1, text[start.start():head_end + 1]
         positions = ends.get(name, [])
         first = bisect.bisect_left(positions, start.end())
         for end in positions[first:first + MAX_ENDS_PER_START]:  # nearest end first: small spans
-            yield text[start.start():end]
+            yield start.start(), end, text[start.start():end]
