@@ -225,6 +225,64 @@ def test_verdict_parity(assertion: dict[str, Any], output: Any, passed: bool, so
     assert result.passed is passed, (source, result.reason)
 
 
+# promptfoo's is-sql and contains-sql tests (test/assertions/sql.test.ts): MySQL unless databaseType says
+# otherwise, the missing-comma rule, and the whitelists with regular-expression operations.
+def _sql(value: dict[str, Any] | None = None, kind: str = "is-sql") -> dict[str, Any]:
+    return {"type": kind, **({"value": value} if value is not None else {})}
+
+
+_PG, _MYSQL = {"databaseType": "PostgreSQL"}, {"databaseType": "MySQL"}
+_ANY_OP_DEPARTMENTS = {**_MYSQL, "allowedTables": ["(select|update|insert|delete)::null::departments"]}
+_LIKE = "SELECT first_name, last_name FROM employees WHERE first_name ILIKE 'john%'"
+SQL_ROWS = [
+    (_sql(), "SELECT id, name FROM users", True),
+    (_sql(), "SELECT DISTINCT name FROM users", True),
+    (_sql(), "select distinct id from users", True),
+    (_sql(), "SELECT SQL_NO_CACHE name FROM users", True),
+    (_sql(), "SELECT DISTINCT SQL_NO_CACHE name FROM users", True),
+    (_sql(_PG), 'SELECT DISTINCT "display name" FROM users', True),
+    (_sql(), "SELECT 'select distinct first_name last_name from employees' AS sample", True),
+    (_sql(), "SELECT 1 /* select distinct first_name last_name from employees */", True),
+    (_sql(), "SELECT 1 -- select distinct first_name last_name from employees\n", True),
+    (_sql(_PG), 'SELECT "select distinct first_name last_name from employees" AS sample', True),
+    (_sql(_PG), "SELECT $$select distinct first_name last_name from employees$$ AS sample", True),
+    (_sql(), "SELECT a b FROM t", False),
+    (_sql(), "SELECT DISTINCT first_name last_name FROM employees", False),
+    (_sql(), "SELECT SQL_NO_CACHE first_name last_name FROM employees", False),
+    (_sql(), "SELECT DISTINCTIVE name FROM users", False),
+    (_sql(), "", False),
+    (_sql(), "   ", False),
+    (_sql(), "SELECT * FROM orders ORDERY BY order_date", False),
+    (_sql(), "SELECT * FROM select WHERE id = 1", False),
+    (_sql(), "DELETE employees WHERE id = 1", False),
+    (_sql(), "SELECT first_name last_name FROM employees", False),
+    (_sql(), "SELECT * FROM `employees", False),
+    (_sql(), "SELECT * FROM `employees` WHERE `id` = 1", True),
+    (_sql(), "SELECT `id, `name FROM `users", False),
+    (_sql(), "SELECT col1 col2 col3 FROM table1", False),
+    (_sql(_PG), "SELECT * FROM employees WHERE id = 1 LOCK IN SHARE MODE", False),
+    (_sql(_MYSQL), _LIKE, False),
+    (_sql(_PG), _LIKE, True),
+    (_sql(_MYSQL), "SELECT generate_series(1, 10);", False),
+    (_sql(_MYSQL), "SELECT * FROM table_name WHERE id IN (SELECT generate_series(1, 5));", False),
+    (_sql(_ANY_OP_DEPARTMENTS), "SELECT * FROM employees", False),
+    (_sql(_ANY_OP_DEPARTMENTS), "SELECT * FROM departments", True),
+    (_sql({**_MYSQL, "allowedColumns": ["select::null::name", "update::null::id"]}), "SELECT id FROM t", False),
+    (_sql({**_MYSQL, "allowedColumns": ["insert::department::dept_name", "insert::department::location"]}),
+     "INSERT INTO department (dept_name, location) VALUES ('Sales', 'New York')", True),
+    (_sql({**_MYSQL, "allowedColumns": ["update::a::id"]}), "UPDATE a SET id = 1", True),
+    (_sql(kind="contains-sql"), "Result:\n```sql\nSELECT DISTINCT name FROM users\n```", True),
+]
+
+
+@pytest.mark.parametrize(("assertion", "output", "passed"), SQL_ROWS,
+                         ids=[f"{i}-{r[0]['type']}" for i, r in enumerate(SQL_ROWS)])
+def test_sql_verdict_parity(assertion: dict[str, Any], output: str, passed: bool) -> None:
+    result = run(assertion, output)
+    assert result.error is None, result.error
+    assert result.passed is passed, result.reason
+
+
 def test_contains_xml_paths_are_relative_to_the_outermost_fragment() -> None:
     result = run({"type": "contains-xml", "value": ["root.child"]},
                  "Text <wrapper><root><child>Content</child></root></wrapper>")  # source: XML

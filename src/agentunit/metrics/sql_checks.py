@@ -60,8 +60,19 @@ def _allow_list(value: Any, what: str) -> list[_Allowed] | None:
 
 
 def _permitted(allowed: list[_Allowed], operation: str, qualifier: str | None, name: str) -> bool:
-    return any(a.name in (name, "*") and (a.operation in (None, operation))
+    return any(a.name in (name, "*") and _operation_matches(a.operation, operation)
                and (a.qualifier is None or a.qualifier == qualifier) for a in allowed)
+
+
+def _operation_matches(pattern: str | None, operation: str) -> bool:
+    """An entry's operation: any (None), a name, or a regular expression as promptfoo's node-sql-parser
+    whitelists take (``(select|update|insert|delete)``)."""
+    if pattern is None or pattern == operation:
+        return True
+    try:
+        return re.fullmatch(pattern, operation, re.IGNORECASE) is not None
+    except re.error:
+        return False
 
 
 class _SqlMetric(Metric):
@@ -105,6 +116,10 @@ class _SqlMetric(Metric):
         for statement in statements:
             if not isinstance(statement, kinds):
                 return False, f"{statement.sql()[:60]!r} is not a SQL statement", {}
+        if self._dialect is not None:
+            problem = _dialect_problem(sql, statements, self._dialect, exp)
+            if problem:
+                return False, f"not valid {self._dialect}: {problem}", {}
         detail: dict[str, Any] = {"statements": [type(s).__name__.lower() for s in statements]}
         violations = []
         for statement in statements:
@@ -127,13 +142,99 @@ class _SqlMetric(Metric):
                     out.append(f"table {table.sql()} ({operation})")
         if self._columns is not None:
             aliases = {a.alias.lower() for a in statement.find_all(exp.Alias)}
+            # An UPDATE's or INSERT's own columns belong to the one table it writes.
+            written = statement.this if isinstance(statement, (exp.Update, exp.Insert)) else None
+            if isinstance(written, exp.Schema):  # INSERT INTO t (a, b): the column list
+                for identifier in written.expressions:
+                    name = identifier.name.lower()
+                    if name and not _permitted(self._columns, operation, written.this.name.lower() or None, name):
+                        out.append(f"column {identifier.sql()} ({operation})")
+                written = written.this
+            default_table = written.name.lower() if isinstance(written, exp.Table) else None
             for column in statement.find_all(exp.Column):
                 name = column.name.lower()
                 if not name or name == "*" or name in aliases:
                     continue
-                if not _permitted(self._columns, operation, (column.table or "").lower() or None, name):
+                qualifier = (column.table or "").lower() or default_table
+                if not _permitted(self._columns, operation, qualifier, name):
                     out.append(f"column {column.sql()} ({operation})")
         return sorted(set(out))
+
+
+# MySQL's SELECT modifiers: words between SELECT and the first column that are not columns.
+_SELECT_MODIFIERS = frozenset({"sql_no_cache", "sql_cache", "sql_calc_found_rows", "high_priority", "straight_join",
+                               "sql_small_result", "sql_big_result", "sql_buffer_result"})
+_POSTGRES_ONLY = ("ILike", "GenerateSeries")  # sqlglot reads them under MySQL too, then rewrites them
+_MYSQL_LOCK = re.compile(r"\bLOCK\s+IN\s+SHARE\s+MODE\b", re.IGNORECASE)
+
+
+def _dialect_problem(sql: str, statements: list[Any], dialect: str, exp: Any) -> str | None:
+    """What a database of ``dialect`` would refuse that sqlglot's lenient parser read anyway (the checks
+    promptfoo's node-sql-parser makes per ``databaseType``); None when nothing.
+
+    Algorithm: a SELECT with no columns (``FROM select`` read as a subquery); two bare names in a row in a
+    select list, which is a missing comma far more often than an alias without AS (promptfoo's rule:
+    ``SELECT first_name last_name``); a DELETE without FROM under MySQL, PostgreSQL and SQLite; ILIKE and
+    generate_series under MySQL; MySQL's ``LOCK IN SHARE MODE`` elsewhere.
+    """
+    for statement in statements:
+        for select in statement.find_all(exp.Select):
+            if not select.expressions:
+                return "a SELECT without columns (a reserved word used as a name?)"
+        if dialect in ("mysql", "postgres", "sqlite") and isinstance(statement, exp.Delete) \
+                and not statement.args.get("this"):
+            return "DELETE needs FROM before the table"
+        if dialect == "mysql":
+            for kind in _POSTGRES_ONLY:
+                node = getattr(exp, kind, None)
+                if node is not None and next(statement.find_all(node), None) is not None:
+                    return f"{kind.upper() if kind == 'ILike' else 'generate_series'} is not MySQL"
+    if dialect != "mysql" and _MYSQL_LOCK.search(_code_only(sql, dialect)):
+        return "LOCK IN SHARE MODE is MySQL's"
+    pair = _adjacent_names(sql, dialect)
+    if pair:
+        return f"{pair[0]} {pair[1]}: a missing comma between columns?"
+    return None
+
+
+def _adjacent_names(sql: str, dialect: str) -> tuple[str, str] | None:
+    """Two bare names in a row in a select list (``SELECT a b FROM t``), from sqlglot's tokens."""
+    from sqlglot.dialects.dialect import Dialect
+    from sqlglot.tokens import TokenType
+
+    tokens = Dialect.get_or_raise(dialect).tokenize(sql)
+    in_list: list[bool] = [False]  # per parenthesis depth: inside a select list
+    previous = None
+    for token in tokens:
+        kind = token.token_type
+        if kind == TokenType.L_PAREN:
+            in_list.append(False)
+            previous = None
+            continue
+        if kind == TokenType.R_PAREN:
+            if len(in_list) > 1:
+                in_list.pop()
+            previous = None
+            continue
+        if kind == TokenType.SELECT:
+            in_list[-1] = True
+        elif kind in (TokenType.FROM, TokenType.WHERE, TokenType.GROUP_BY, TokenType.ORDER_BY, TokenType.LIMIT,
+                      TokenType.HAVING, TokenType.SEMICOLON, TokenType.UNION, TokenType.INTO):
+            in_list[-1] = False
+        bare = kind == TokenType.VAR and token.text.lower() not in _SELECT_MODIFIERS and token.text[:1] not in "`\"["
+        if in_list[-1] and bare and previous is not None:
+            return previous, token.text
+        previous = token.text if in_list[-1] and bare else None
+    return None
+
+
+def _code_only(sql: str, dialect: str) -> str:
+    """``sql`` without its string literals and comments (sqlglot's tokens joined), for keyword searches."""
+    from sqlglot.dialects.dialect import Dialect
+    from sqlglot.tokens import TokenType
+
+    return " ".join(t.text for t in Dialect.get_or_raise(dialect).tokenize(sql)
+                    if t.token_type not in (TokenType.STRING, TokenType.NATIONAL_STRING))
 
 
 def _dialect(name: Any) -> str | None:
@@ -156,8 +257,16 @@ class IsSql(_SqlMetric):
     """Pass when the whole output parses as SQL statements (sqlglot; ``databaseType``/``dialect``
     picks the dialect) and every table/column is in ``allowedTables``/``allowedColumns`` when given.
 
+    With a dialect, what that database would refuse and sqlglot's lenient parser reads anyway fails too
+    (as promptfoo's node-sql-parser does per ``databaseType``; promptfoo configs default to MySQL): a
+    SELECT without columns, two bare names in a row in a select list (a missing comma), DELETE without
+    FROM (MySQL, PostgreSQL, SQLite), ILIKE and generate_series under MySQL, ``LOCK IN SHARE MODE``
+    outside MySQL.
+
     Allow-list entries are ``name``, ``qualifier.name`` or promptfoo's ``op::qualifier::name``
-    (``select::null::users``). CTE names and select-list aliases are not counted as tables/columns.
+    (``select::null::users``; the operation may be a regular expression, ``(select|update)``); an UPDATE's
+    or INSERT's columns belong to the table it writes. CTE names and select-list aliases are not counted
+    as tables/columns.
     A bare phrase that a lenient parser would read as an expression (``hello world``) is not a statement,
     and the text must start (after comments) with a statement keyword. Texts longer than
     ``max_chars`` (default 100,000) fail without parsing.

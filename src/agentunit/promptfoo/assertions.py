@@ -203,6 +203,12 @@ def convert_assertion(entry: Any, key_path: tuple[Any, ...], problems: Problems,
                 return None
     if name in ("is-xml", "contains-xml") and "value" in out:
         out["value"] = xml_paths(out["value"])
+    if name in ("is-sql", "contains-sql"):  # promptfoo checks MySQL syntax unless told otherwise
+        given = out.get("value")
+        if given is None:
+            out["value"] = {"databaseType": "MySQL"}
+        elif isinstance(given, dict) and "databaseType" not in given and "dialect" not in given:
+            out["value"] = {**given, "databaseType": "MySQL"}
     if name == "meteor":  # promptfoo reads alpha/beta/gamma on the assertion itself
         extra = {k: entry[k] for k in ("alpha", "beta", "gamma") if k in entry}
         if extra:
