@@ -56,7 +56,7 @@ def native_suites(config: str | Path) -> list[tuple[str, dict[str, Any]]]:
                                 else f"{suite.name} [{provider.label}]"}
         if suite.description:
             data["description"] = suite.description
-        data["target"] = provider.target
+        data["target"] = provider.native_target
         if suite.options:
             data["options"] = suite.options
         data["cases"] = cases

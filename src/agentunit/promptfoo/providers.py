@@ -25,6 +25,7 @@ from agentunit.errors import AgentUnitError, TargetError
 from agentunit.suite.fields import shown
 from agentunit.suite.problems import Problems
 from agentunit.targets.base import Reply, Target
+from agentunit.targets.command import CommandTarget
 from agentunit.targets.matrix import MatrixTarget as MatrixTarget  # shared with native suites' `targets:`
 
 PROVIDER_KEYS = ("id", "label", "config", "prompts", "transform", "delay", "env")
@@ -51,7 +52,15 @@ class ProviderSpec:
     @property
     def exportable(self) -> bool:
         """A native target type (python file providers are not: native python targets are modules)."""
-        return self.target.get("type") in ("echo", "openai", "http", "command")
+        return self.target.get("type") in ("echo", "openai", "http", "command", "promptfoo-exec")
+
+    @property
+    def native_target(self) -> dict[str, Any]:
+        """The target spec a native suite gets: an ``exec:`` command without promptfoo's options and context
+        arguments (a native command target passes what its ``argv`` templates say)."""
+        if self.target.get("type") != "promptfoo-exec":
+            return self.target
+        return {"type": "command", **{k: v for k, v in self.target.items() if k not in ("type", "options")}}
 
 
 def read_providers(value: Any, key_path: tuple[Any, ...], base_dir: Path, env: dict[str, Any],
@@ -255,7 +264,11 @@ def _exec(command: str, config: dict[str, Any], path: tuple[Any, ...], problems:
     if not argv:
         problems.error("exec: names no command", path, suggestion="write exec: python provider.py")
         return None
-    return {"type": "command", "argv": [*argv, "{{ prompt }}"]}
+    spec: dict[str, Any] = {"type": "promptfoo-exec", "argv": [*argv, "{{ prompt }}"],
+                            "options": {"id": f"exec:{command}", "config": config}}
+    if isinstance(config.get("basePath"), str):
+        spec["cwd"] = config["basePath"]
+    return spec
 
 
 # -- runtime targets ------------------------------------------------------------------------------
@@ -307,10 +320,32 @@ class PythonFileTarget(Target):
         return {"type": "promptfoo-python", "file": self.spec["file"], "function": self.spec["function"]}
 
 
+class ExecTarget(CommandTarget):
+    """promptfoo's ``exec:`` provider: the command run with the prompt, the provider's options (JSON) and
+    the call's context (JSON: ``vars``, ``prompt``) as its last three arguments, as promptfoo's script
+    provider calls it; its standard output is the reply."""
+
+    def __init__(self, spec: dict[str, Any]):
+        super().__init__({k: v for k, v in spec.items() if k not in ("type", "options")} | {"type": "command"})
+        self.options = spec.get("options") or {}
+
+    def request(self, case: DatasetCase) -> dict[str, Any]:
+        request = super().request(case)
+        context = {"vars": case.vars, "prompt": {"raw": case.query, "label": case.metadata.get("prompt_label")}}
+        request["argv"] = [*request["argv"], json.dumps(self.options, ensure_ascii=False, default=str),
+                           json.dumps(context, ensure_ascii=False, default=str)]
+        return request
+
+    def describe(self) -> dict[str, Any]:
+        return {"type": "promptfoo-exec", "argv": self.argv}
+
+
 def build_target(spec: dict[str, Any], base_dir: Path | None) -> Target:
     """The runtime target of one provider spec."""
     if spec.get("type") == "promptfoo-python":
         return PythonFileTarget(spec)
+    if spec.get("type") == "promptfoo-exec":
+        return ExecTarget(spec)
     if spec.get("type") == "openai":
         from agentunit.promptfoo.chat import ChatOpenAITarget
 
