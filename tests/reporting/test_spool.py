@@ -22,7 +22,8 @@ class _OddValues(Metric):
     def evaluate(self, case, trace, outcome):
         kind = case.id.split("-")[0]
         if kind == "int":
-            return self.result(1, passed=True, reason="an integer value", detail={1: "one", "n": 2**70})
+            return self.result(1, passed=True, reason="an integer value",
+                               detail={1: "one", "1": "uno", "n": 2**70, "nested": [{"k": "v"}]})
         if kind == "nan":
             return self.result(float("nan"), passed=False, reason="not a number", detail={"x": float("inf")})
         return self.result(0.25, passed=None, reason="info only ünïcödé \ud83d", detail={"set": {3}})

@@ -64,12 +64,15 @@ class ReportSpool:
         self._size = 0
         self.tallies = MetricTallies()
 
-    def add(self, case_row: tuple[Any, ...], metric_rows: list[tuple[Any, ...]], output: str | None) -> None:
-        """One case as the store buffered it (``output``: the full text, even when the row holds its hash)."""
+    def add(self, case_row: tuple[Any, ...], metric_rows: list[tuple[Any, ...]], output: str | None,
+            details: list[Any] | None = None) -> None:
+        """One case as the store buffered it (``output``: the full text, even when the row holds its hash;
+        ``details``: the metrics' detail objects, whose stored JSON text is copied when it would read back
+        as written)."""
         if not self.usable:
             return
         try:
-            line = self._line(case_row, metric_rows, output)
+            line = self._line(case_row, metric_rows, output, details)
         except _Diverges:
             self.discard()
             return
@@ -95,7 +98,8 @@ class ReportSpool:
                 passed = m[_M_PASSED]
                 add(m[_M_NAME], m[_M_STATUS], _finite(_real(m[_M_VALUE])), None if passed is None else bool(passed))
 
-    def _line(self, row: tuple[Any, ...], metric_rows: list[tuple[Any, ...]], output: str | None) -> str:
+    def _line(self, row: tuple[Any, ...], metric_rows: list[tuple[Any, ...]], output: str | None,
+              details: list[Any] | None = None) -> str:
         """The report line ``case_line`` makes of the case ``Store.iter_cases`` would read back for these rows.
 
         Written piece by piece as ``json.dumps(case_dict(…), ensure_ascii=False)`` writes it (same key
@@ -118,7 +122,7 @@ class ReportSpool:
                 f'"output": {_json_text(output)}, "passed": {"true" if row[_C_PASSED] else "false"}, '
                 f'"status": {_json_text(row[_C_STATUS])}, "error": {_json_text(row[_C_ERROR])}, '
                 f'"latency_ms": {_json_real(row[_C_LATENCY])}, '
-                f'"metrics": [{", ".join(map(_metric_json, metric_rows))}]')
+                f'"metrics": [{", ".join(_metric_json(m, _verbatim(details, i)) for i, m in enumerate(metric_rows))}]')
         if self.with_repeat:
             line += f', "repeat": {int.__repr__(row[_C_REPEAT])}'
         return encodable(line + "}")
@@ -160,16 +164,33 @@ def _metric(row: tuple[Any, ...]) -> dict[str, Any]:
             "error": _text(row[_M_ERROR])}
 
 
-def _metric_json(row: tuple[Any, ...]) -> str:
-    """``_metric(row)`` as ``json.dumps`` writes it."""
+def _metric_json(row: tuple[Any, ...], verbatim: bool = False) -> str:
+    """``_metric(row)`` as ``json.dumps`` writes it; ``verbatim``: the stored detail text is what reading it
+    back and writing it again would give (``_plain``), so it is copied."""
     detail = _text(row[_M_DETAIL])
     passed = row[_M_PASSED]
     _real(row[_M_WEIGHT])
     return (f'{{"metric": {_json_text(row[_M_NAME])}, "value": {_json_real(row[_M_VALUE])}, '
             f'"passed": {"null" if passed is None else "true" if passed else "false"}, '
             f'"threshold": {_json_real(row[_M_THRESHOLD])}, "reason": {_json_text(row[_M_REASON])}, '
-            f'"detail": {to_json(json.loads(detail)) if detail else "{}"}, '
+            f'"detail": {(detail if verbatim else to_json(json.loads(detail))) if detail else "{}"}, '
             f'"error": {_json_text(row[_M_ERROR])}}}')
+
+
+def _verbatim(details: list[Any] | None, index: int) -> bool:
+    return details is not None and index < len(details) and _plain(details[index])
+
+
+def _plain(value: Any, depth: int = 0) -> bool:
+    """Whether ``value``'s JSON text reads back and writes again unchanged: every object key is text that
+    stays itself when made encodable (a number key and the same number as text would become one key, the
+    database's reading keeping the last). Deep values are not looked into: they take the long way."""
+    if isinstance(value, dict):
+        return depth < 8 and all(type(k) is str and (k.isascii() or encodable(k) == k) and _plain(v, depth + 1)
+                                 for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return depth < 8 and all(_plain(v, depth + 1) for v in value)
+    return True
 
 
 def _json_text(value: Any) -> str:

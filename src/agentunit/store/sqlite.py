@@ -106,7 +106,7 @@ class Store:
         self._source: Any = None  # a read-only PostgreSQL connection when the caches come from one
         # Called with each case's rows as they are buffered (the run's report spool), and told by
         # ``on_rewrite`` when rows had to be written one by one, possibly reduced.
-        self.listener: Callable[[tuple[Any, ...], list[tuple[Any, ...]], str | None], None] | None = None
+        self.listener: Callable[[tuple[Any, ...], list[tuple[Any, ...]], str | None, list[Any]], None] | None = None
         self.on_rewrite: Callable[[], None] | None = None
 
     def _open(self) -> Any:
@@ -224,7 +224,7 @@ class Store:
                        for position, m in enumerate(metrics)]
         self._metrics += metric_rows
         if self.listener is not None:
-            self.listener(case_row, metric_rows, full_output)
+            self.listener(case_row, metric_rows, full_output, [m.detail for m in metrics])
         if len(self._cases) >= self.batch_size or time.monotonic() - self._last_flush >= self.flush_interval:
             self.flush()
 
