@@ -19,9 +19,11 @@ def weather_agent():
     process.wait(timeout=10)
 
 
-# reasoning-coherence fails the two-cities run (P(pass) 0.419 on the CPU build, December 2026), whose answer
-# restates both forecasts exactly as the tools returned them: a wrong verdict, not a broken run.
-KNOWN_WRONG = {("two-cities", "reasoning-coherence")}
+# goal-fulfillment fails the two-cities run, whose answer restates both forecasts exactly as the tools
+# returned them: a wrong verdict, not a broken run. Its yes/no statement and 0.68 pass mark (December 2026)
+# score better on the held-out rows (0.595 against 0.524) but cut narrowly between right and wrong runs
+# (docs/agentic.md); reasoning-coherence, which failed this run with its old PASS/FAIL question, passes it now.
+KNOWN_WRONG = {("two-cities", "goal-fulfillment")}
 
 
 @pytest.mark.slow

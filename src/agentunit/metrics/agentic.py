@@ -699,9 +699,12 @@ def agent_transcript(case: Any, trace: Any, outcome: Any) -> str:
 
 
 class _AgentJudgement(JudgedMetric):
-    """One PASS/FAIL judge decision about the whole run; subclasses give the question and inputs."""
+    """One judge decision about the whole run over its transcript. With ``statement`` set, the judge
+    is asked whether that statement about the run is true (yes/no) and the score is P(yes); otherwise
+    it is asked the PASS/FAIL ``question`` and the score is P(PASS)."""
 
     question: ClassVar[str] = ""
+    statement: ClassVar[str | None] = None  # true of the run means PASS; replaces ``question`` when set
     judged: ClassVar[str] = ""  # what a PASS says, for the reason: "the agent completed the request"
     requires: ClassVar[str | None] = None  # "plan" or "tool_calls"
 
@@ -710,12 +713,20 @@ class _AgentJudgement(JudgedMetric):
             return self.not_measured("no plan (return trusys.plan or set the case's plan)")
         if self.requires == "tool_calls" and not trace.of_type("tool_call"):
             return self.not_measured("no tool calls")
-        decision = await pass_fail(
-            "You evaluate an AI agent's run. Reply FAIL or PASS.",
-            f"{agent_transcript(case, trace, outcome)}\n\n{self.question}")
-        score = decision.probabilities["PASS"]
+        transcript = agent_transcript(case, trace, outcome)
+        if self.statement:
+            question = f"Statement: {self.statement}\nIs the statement true?"
+            decision = await current_judge().decide(JudgeRequest((
+                ("system", "You check whether statements about an AI agent's run are true. Answer yes or no."),
+                ("user", f"{transcript}\n\n{question}")), options=("yes", "no")))
+            score = decision.probabilities["yes"]
+        else:
+            question = self.question
+            decision = await pass_fail("You evaluate an AI agent's run. Reply FAIL or PASS.",
+                                       f"{transcript}\n\n{question}")
+            score = decision.probabilities["PASS"]
         return self.result(score, reason=f"P(pass) = {score:.3f} that {self.judged}",
-                           detail={"judge": decision.to_detail(), "question": self.question})
+                           detail={"judge": decision.to_detail(), "question": question})
 
 
 @register("task-completion", family="agentic", threshold=0.6, model="judge", example="{metric: task-completion}")
@@ -728,26 +739,25 @@ class TaskCompletion(_AgentJudgement):
     for complete runs sits at 0.6–0.7."""
 
     judged = "the agent fully completed the user's request"
-    question = ("Statement: The agent completed every part of the user's request: each call it relied on "
-                "succeeded, and nothing the user asked for was left undone.\nIs the statement true?")
-
-    async def evaluate_async(self, case, trace, outcome) -> MetricResult:
-        decision = await current_judge().decide(JudgeRequest((
-            ("system", "You check whether statements about an AI agent's run are true. Answer yes or no."),
-            ("user", f"{agent_transcript(case, trace, outcome)}\n\n{self.question}")), options=("yes", "no")))
-        score = decision.probabilities["yes"]
-        return self.result(score, reason=f"P(pass) = {score:.3f} that {self.judged}",
-                           detail={"judge": decision.to_detail(), "question": self.question})
+    statement = ("The agent completed every part of the user's request: each call it relied on "
+                 "succeeded, and nothing the user asked for was left undone.")
 
 
-@register("goal-fulfillment", family="agentic", threshold=0.5, model="judge", example="{metric: goal-fulfillment}")
+@register("goal-fulfillment", family="agentic", threshold=0.68, model="judge", example="{metric: goal-fulfillment}")
 class GoalFulfillment(_AgentJudgement):
     """Does the final answer give the user what they were after (the goal behind the request), judged
-    over the whole run? Score = P(PASS)."""
+    over the whole run? One judge decision over the request, the calls (with arguments and results)
+    and the final answer: the judge is asked whether the statement "everything the final answer tells
+    the user is true according to the call results: every action it says was done really succeeded,
+    every name, time and number matches the calls, and it gives the user all they asked for" is true
+    of the run (yes/no); score = P(yes). Pass mark 0.68, the best round mark on the tune split of
+    tests/data/labelled/agent_runs.jsonl (docs/agentic.md): the small judge's P(yes) is mostly 0.6–0.78
+    for good and bad runs alike (medians 0.71 and 0.69 there), so the mark is a narrow cut."""
 
     judged = "the final answer gives the user what they wanted"
-    question = ("If the final answer gives the user what they wanted, correctly and usefully, reply PASS. "
-                "Otherwise reply FAIL.")
+    statement = ("Everything the final answer tells the user is true according to the call results: every "
+                 "action it says was done really succeeded, every name, time and number matches the calls, "
+                 "and it gives the user all they asked for.")
 
 
 @register("tool-selection-quality", family="agentic", threshold=0.5, model="judge",
@@ -773,12 +783,19 @@ class PlanQuality(_AgentJudgement):
     requires = "plan"
 
 
-@register("reasoning-coherence", family="agentic", threshold=0.5, model="judge",
+@register("reasoning-coherence", family="agentic", threshold=0.7, model="judge",
           example="{metric: reasoning-coherence}")
 class ReasoningCoherence(_AgentJudgement):
-    """Do the steps follow logically from the request and from each other, and does the answer follow
-    from the calls' results? Score = P(PASS)."""
+    """Does the final answer follow from the calls' results? One judge decision over the request, the
+    calls (with arguments and results) and the final answer: the judge is asked whether the statement
+    "the final answer follows from the call results: each name, time and number it gives is what the
+    results say, and what it concludes from them (an overlap, a comparison, a total) is correct" is
+    true of the run (yes/no); score = P(yes). Pass mark 0.7, the best round mark on the tune split of
+    tests/data/labelled/agent_runs.jsonl (docs/agentic.md): the small judge's P(yes) is mostly
+    0.64–0.75 for sound and flawed runs alike (medians 0.72 and 0.69 there), so the mark is a narrow
+    cut."""
 
     judged = "each step follows from the request and the previous results"
-    question = ("If each step follows logically from the request and the previous results, and the final "
-                "answer is consistent with the call results, reply PASS. Otherwise reply FAIL.")
+    statement = ("The final answer follows from the call results: each name, time and number it gives is "
+                 "what the results say, and what it concludes from them (an overlap, a comparison, a total) "
+                 "is correct.")
