@@ -28,6 +28,16 @@ def test_a_repeat_past_the_exact_ids_is_reported_at_its_line(tmp_path, monkeypat
     assert text.count("duplicate case id") == 2
 
 
+def test_a_repeat_said_while_reading_is_not_said_again_by_the_second_reading(tmp_path, monkeypatch):
+    monkeypatch.setattr(model._CaseIds, "EXACT", 5)
+    ids = ["a", "b", "a", *[f"c{i}" for i in range(10)], "a"]  # lines 3 (exact) and 14 (hashed)
+    with pytest.raises(SuiteError) as info:
+        _suite(tmp_path, ids).validate()
+    text = str(info.value)
+    assert text.count("duplicate case id 'a'") == 2
+    assert "cases.jsonl:3" in text and "cases.jsonl:14" in text
+
+
 def test_unique_ids_past_the_exact_ids_pass(tmp_path, monkeypatch):
     monkeypatch.setattr(model._CaseIds, "EXACT", 5)
     assert _suite(tmp_path, [f"c{i}" for i in range(40)]).validate() == 40

@@ -795,7 +795,7 @@ class ReasoningCoherence(_AgentJudgement):
     0.64–0.75 for sound and flawed runs alike (medians 0.72 and 0.69 there), so the mark is a narrow
     cut."""
 
-    judged = "each step follows from the request and the previous results"
+    judged = "the final answer follows from the call results"
     statement = ("The final answer follows from the call results: each name, time and number it gives is "
                  "what the results say, and what it concludes from them (an overlap, a comparison, a total) "
                  "is correct.")

@@ -3,8 +3,8 @@
 Reading a finished run back from the database costs more than running it (a join over every metric
 result, a dict per row, JSON parsed and written again). While a run executes in this process, the
 store hands each case's rows to a ``ReportSpool`` as it buffers them: the spool turns them into the
-very values the database would return (``_as_stored``: integers in REAL columns become floats, NaN
-becomes NULL, JSON text is parsed), writes the case's report line to a temporary file and counts
+very values the database would return (integers in REAL columns become floats, NaN becomes NULL,
+JSON text reads back as parsed), writes the case's report line to a temporary file and counts
 the metric tallies. The JSON report then copies those lines in suite order instead of querying.
 
 The spool steps aside (``usable`` False, the report reads the database) whenever its lines could
@@ -33,8 +33,8 @@ _MISSING = -1
 _INFINITY = float("inf")
 _encode_string = json.encoder.encode_basestring  # what json.dumps uses with ensure_ascii=False
 # Positions of the columns in the store's row tuples (agentunit.store.sqlite _CASE_COLUMNS / _METRIC_COLUMNS).
-_C_SEQ, _C_ID, _C_REPEAT, _C_STATUS, _C_PASSED, _C_PROMPT, _C_ERROR, _C_LATENCY, _C_CACHED, _C_ENVELOPE = \
-    1, 2, 3, 4, 5, 7, 9, 10, 11, 12
+_C_SEQ, _C_ID, _C_REPEAT, _C_STATUS, _C_PASSED, _C_PROMPT, _C_ERROR, _C_LATENCY, _C_ENVELOPE = \
+    1, 2, 3, 4, 5, 7, 9, 10, 12
 _M_NAME, _M_STATUS, _M_VALUE, _M_PASSED, _M_THRESHOLD, _M_WEIGHT, _M_REASON, _M_DETAIL, _M_ERROR = \
     4, 5, 6, 7, 8, 9, 10, 11, 12
 

@@ -205,7 +205,7 @@ class Suite:
                                 "`target` to call", **_at(first_unanswerable, "output"),
                                 suggestion="add a `target:` to the suite, or give every case `output:`")
         if ids.may_repeat():
-            self._report_repeated_ids(ids.repeated_hashes())
+            self._report_repeated_ids(ids.repeated_hashes(), ids.reported)
         if count == 0 and not self.problems.errors:
             self.problems.error("the suite has no cases", ("cases",),
                                 suggestion="add `cases:` or `cases_file:`")
@@ -214,9 +214,10 @@ class Suite:
         self._validated = kept
         return count
 
-    def _report_repeated_ids(self, hashes: set[int]) -> None:
+    def _report_repeated_ids(self, hashes: set[int], reported: dict[str, int]) -> None:
         """Read the cases again to name the ids behind repeated hashes (only a suite past
-        ``_CaseIds.EXACT`` cases with a repeated id, or a 64-bit hash collision, comes here)."""
+        ``_CaseIds.EXACT`` cases with a repeated id, or a 64-bit hash collision, comes here); the first
+        ``reported[id]`` repeats of an id were reported while reading, in the same order."""
         if not hashes:
             return
         found, self.problems = self.problems, Problems(file=self.file)  # the cases' own problems are known
@@ -225,9 +226,12 @@ class Suite:
             duplicates = []
             for case, where in self._located_cases():
                 if _id_hash(case.id) in hashes:
-                    if case.id in first:
+                    if case.id not in first:
+                        first.add(case.id)
+                    elif reported.get(case.id):
+                        reported[case.id] -= 1
+                    else:
                         duplicates.append((case.id, where))
-                    first.add(case.id)
         finally:
             self.problems = found
         for case_id, where in duplicates:
@@ -273,6 +277,7 @@ class _CaseIds:
     def __init__(self) -> None:
         self._exact: set[str] | None = set()
         self._hashes = array("Q")
+        self.reported: dict[str, int] = {}  # repeats found among the exact ids: said already, not again
 
     def seen_before(self, case_id: str) -> bool:
         """Whether ``case_id`` was seen before (among the exact ids; later repeats: ``repeated_hashes``)."""
@@ -281,6 +286,7 @@ class _CaseIds:
             self._hashes.append(_id_hash(case_id))
             return False
         if case_id in exact:
+            self.reported[case_id] = self.reported.get(case_id, 0) + 1
             return True
         exact.add(case_id)
         if len(exact) > self.EXACT:
