@@ -47,15 +47,21 @@ def _flat(name: str) -> str:
     return re.sub(r"\s+", " ", (DOCS / name).read_text().replace("**", ""))
 
 
-def _baselines():
+def _baselines_module():
     import importlib.util
     import sys
 
+    if "bench_baselines" in sys.modules:
+        return sys.modules["bench_baselines"]
     spec = importlib.util.spec_from_file_location("bench_baselines", DOCS.parent / "bench" / "baselines.py")
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # its dataclass looks its module up there
     spec.loader.exec_module(module)
-    return {(b.table, b.name, b.metric): b for b in module.everything()}
+    return module
+
+
+def _baselines():
+    return {(b.table, b.name, b.metric): b for b in _baselines_module().everything()}
 
 
 def test_the_baseline_figures_in_the_docs_are_what_bench_baselines_computes():
@@ -90,6 +96,66 @@ def test_the_baseline_figures_in_the_docs_are_what_bench_baselines_computes():
     rubric = baselines[("judges.md llm-rubric tune", "llm_rubric tune", "llm-rubric")]
     assert f"quoted terms in the output) | {rubric.substring:.3f} | – | – | 0 |" in judges
     assert f"found in the output) | {rubric.jaccard:.3f} | {rubric.overlap_auc:.3f} | – | 0 |" in judges
+    code = baselines[("code-and-moderation.md code judge", "humaneval_problems", "code-correctness")]
+    code_doc = _flat("code-and-moderation.md")
+    assert f"quoted terms all in the program) | {code.substring:.3f} | – | 0 | – |" in code_doc
+    assert f"share of the prompt's words in the program) | {code.jaccard:.3f} | {code.overlap_auc:.3f} | 0 | – |" \
+        in code_doc
+
+
+def test_the_media_code_and_moderation_baselines_in_the_docs_are_what_bench_baselines_computes():
+    """The audio, image, code-language and moderation tables' baselines (``media()`` of bench/baselines.py)."""
+    media = {(b.table, b.name): b for b in _baselines_module().media()}
+    audio = (DOCS / "audio.md").read_text().replace("**", "")
+    category = audio.split("### Call category")[1].splitlines()
+    for split in ("tune", "test"):
+        b = media[("audio.md call category", f"call_category {split}")]
+        line = next(line for line in category if line.startswith(f"| {split} | {b.rows} |"))
+        assert line.endswith(f"| {b.keyword} | {b.overlap} |"), line
+    lines = audio.splitlines()
+
+    def row(start: str) -> str:
+        return next(line for line in lines if line.startswith(start))
+
+    for table, keyword, overlap in (
+            ("coherence", "| baseline: keyword (every agent reply", "| baseline: word overlap (agent replies'"),
+            ("intent", "| baseline: keyword (the request's verb", "| baseline: word overlap (share of the request's"),
+            ("sentiment", "| baseline: word lexicon", "| baseline: word overlap (the sentiment")):
+        tune, test = (media[(f"audio.md {table}", f"{table} {split}")] for split in ("tune", "test"))
+        assert f"| {tune.keyword} | {test.keyword} |" in row(keyword), (table, tune.keyword, test.keyword)
+        assert f"| {tune.overlap} | {test.overlap} |" in row(overlap), (table, tune.overlap, test.overlap)
+    coherence = media[("audio.md coherence", "coherence test")]
+    assert f"repeating a word of the customer's turn scores {coherence.keyword}, the same as the per-reply judge" \
+        in _flat("audio.md")
+    multimodal = (DOCS / "multimodal.md").read_text().replace("**", "").splitlines()
+    images = [b for b in media.values() if b.table == "multimodal.md"]
+    assert len(images) == 6
+    for b in images:
+        line = next(line for line in multimodal if line.startswith(f"| `{b.metric}` | {b.rows} ("))
+        assert line.endswith(f"| {b.keyword} | {b.overlap} |"), (line, b.keyword, b.overlap)
+    code = _flat("code-and-moderation.md")
+    language = media[("code-and-moderation.md code-language", "snippets test")]
+    assert f"(the language of the tune snippet with the highest token Jaccard) | {language.overlap} |" in code
+    moderation = media[("code-and-moderation.md moderation", "moderation test")]
+    assert f"; at 0.5: one word) | {moderation.keyword} | – |" in code
+    assert f"| baseline: word overlap with the tuning rows (at 0.5) | {moderation.overlap} | – |" in code
+
+
+def test_the_stored_ocr_text_covers_every_image_of_the_multimodal_sets():
+    """bench/baselines.py reads the images' OCR text from tests/data/multimodal/ocr.json; a set changed
+    without rerunning bench/multimodal_ocr.py would leave an image out (or a stale one in)."""
+    import json
+
+    data = DOCS.parent / "tests" / "data" / "multimodal"
+    stored = set(json.loads((data / "ocr.json").read_text()))
+    specs = set()
+    for name in ("grounding", "captions", "coherence", "helpfulness", "relevancy", "recall"):
+        for line in (data / f"{name}.jsonl").read_text().splitlines():
+            row = json.loads(line)
+            found = [row["sign"]] if "sign" in row else [row["image"]] if "image" in row else [
+                c["image"] for c in row.get("context", []) if isinstance(c, dict)]
+            specs |= {json.dumps(spec, sort_keys=True) for spec in found}
+    assert stored == specs
 
 
 def test_the_sizes_of_the_development_sets_are_those_the_docs_quote():
