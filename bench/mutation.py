@@ -16,9 +16,12 @@ mutants takes ~80 s, collecting which tests cover what ~1 minute; then 60–180 
 worker, slower where the tests start servers or subprocesses, and mutants that loop until their CPU
 limit take longest. ``--quick`` (core/scoring.py, core/outcome.py, targets/_secrets.py,
 judges/service.py, suite/fields.py: 909 mutants) takes about 10 minutes with two workers; the whole scope
-(about 8,900 mutants) takes hours. Results are kept in ``mutants/``: a rerun only tests what changed, and
-``--report`` prints the figures of the last run without running anything, ``--unchecked`` carries on an
-interrupted run, and ``--survivors-only`` retests the survivors after tests were added.
+(about 9,100 mutants) takes hours. A function that runs only at import or once per process before the
+first test (``store.sqlite._statements``, ``suite.cases._media_field``, the templating sandbox's wrapped
+filters) is never run with its mutant active: its mutants survive whatever the tests (docs/testing.md).
+Results are kept in ``mutants/``: a rerun only tests what changed, and ``--report`` prints the figures
+of the last run without running anything, ``--unchecked`` carries on an interrupted run, and
+``--survivors-only`` retests the survivors after tests were added.
 
 Usage: python bench/mutation.py [MODULE ...] [--quick] [--children N] [--report | --unchecked | --survivors-only]
                                [--survivors] [--root CHECKOUT]

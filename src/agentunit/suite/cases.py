@@ -128,7 +128,7 @@ def parse_metric_entry(entry: Any, where: Where, keys: tuple[Any, ...], problems
 
     ``labelled``: the entry belongs to one case, so it may carry a human verdict (``expected_pass``).
     An entry written the same way before (the same flat fields, the same kind of place) that was valid
-    and warned of nothing gives the same metric without being checked again: suites repeat entries
+    (no error, no warning) gives the same metric without being checked again: suites repeat entries
     case after case.
     """
     if _CACHED_FOR[0] != generation():  # a metric was registered or replaced: build afresh
@@ -140,9 +140,11 @@ def parse_metric_entry(entry: Any, where: Where, keys: tuple[Any, ...], problems
         metric = _ENTRY_MEMO.get(memo_key)
         if metric is not None:
             return metric
-    warnings_before = len(problems.warnings)
+    noted_before = len(problems.errors), len(problems.warnings)
     metric = _parse_metric_entry(entry, where, keys, problems, labelled=labelled)
-    if memo_key is not None and metric is not None and len(problems.warnings) == warnings_before:
+    # Memoised only when it raised no problem: an error that still builds the metric (an unknown field)
+    # must be reported again wherever the same entry is written again.
+    if memo_key is not None and metric is not None and (len(problems.errors), len(problems.warnings)) == noted_before:
         if len(_ENTRY_MEMO) >= _METRIC_CACHE_LIMIT:
             _ENTRY_MEMO.clear()
         _ENTRY_MEMO[memo_key] = metric
