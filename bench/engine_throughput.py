@@ -2,7 +2,8 @@
 
 The same suite shape as ../shared/bench/vs-promptfoo.sh. Prints wall time, cases/s and peak RSS of
 the `agentunit run` process, its start-up (the same command on a one-case suite, best of three) and
-the per-case cost (wall − start-up) / N. With --jsonl the cases stream from a cases_file (use it for
+the per-case cost (wall − start-up) / N, and the same in CPU time (user + system of the child, which
+moves less than wall time on a busy machine). With --jsonl the cases stream from a cases_file (use it for
 100,000 and 1,000,000).
 Usage: python bench/engine_throughput.py [N] [--jsonl]
 Targets (issue 20): ≤ 0.1 ms per case at 5,000 and 100,000 cases; 1,000,000 cases under 100 MB peak RSS.
@@ -11,6 +12,7 @@ Targets (issue 20): ≤ 0.1 ms per case at 5,000 and 100,000 cases; 1,000,000 ca
 from __future__ import annotations
 
 import json
+import resource
 import sys
 import tempfile
 from pathlib import Path
@@ -37,8 +39,10 @@ def main() -> None:
     else:
         suite["cases"] = [_case(i) for i in range(n)]
     (work / "suite.json").write_text(json.dumps(suite))
+    cpu_before = _children_cpu()
     code, wall, peak_mb = run_agentunit(["run", str(work / "suite.json"), "--db", str(work / "au.db"),
                                          "-o", str(work / "out.json"), "-q"])
+    cpu = _children_cpu() - cpu_before
     # Only the document's head (summary, statistics) is parsed: the 100k cases after it are not loaded.
     head = ""
     with (work / "out.json").open() as handle:
@@ -48,18 +52,30 @@ def main() -> None:
                 raise SystemExit(f"no cases list in {work / 'out.json'}")
             head += chunk
     summary = json.loads(head[: head.index(', "cases": [')] + "}")["summary"]
-    startup = _startup(work)
+    startup, startup_cpu = _startup(work)
     print(f"cases={n} streamed={streamed} exit={code} "
           f"passed={summary['passed']}/{summary['cases']} errored={summary['errored']}")
     print(f"wall_s={wall:.2f} cases_per_s={n / wall:,.0f} peak_rss_mb={peak_mb:.0f}")
     print(f"startup_s={startup:.3f} per_case_ms={(wall - startup) / n * 1000:.3f}")
+    print(f"cpu_s={cpu:.2f} startup_cpu_s={startup_cpu:.3f} per_case_cpu_ms={(cpu - startup_cpu) / n * 1000:.3f}")
 
 
-def _startup(work: Path) -> float:
-    """Wall time of the same command on a one-case suite: interpreter, imports, database, report."""
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)  # CPU times are the child's own (unlike ru_maxrss)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _startup(work: Path) -> tuple[float, float]:
+    """Wall and CPU time of the same command on a one-case suite (best of three each): interpreter,
+    imports, database, report."""
     (work / "one.json").write_text(json.dumps({"name": "one", "target": {"type": "echo"}, "cases": [_case(0)]}))
-    return min(run_agentunit(["run", str(work / "one.json"), "--db", str(work / "one.db"),
-                              "-o", str(work / "one-out.json"), "-q"])[1] for _ in range(3))
+    walls, cpus = [], []
+    for _ in range(3):
+        before = _children_cpu()
+        walls.append(run_agentunit(["run", str(work / "one.json"), "--db", str(work / "one.db"),
+                                    "-o", str(work / "one-out.json"), "-q"])[1])
+        cpus.append(_children_cpu() - before)
+    return min(walls), min(cpus)
 
 
 if __name__ == "__main__":

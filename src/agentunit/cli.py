@@ -9,6 +9,7 @@ which tripled start-up time.
 from __future__ import annotations
 
 import contextlib
+import gc
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -133,6 +134,7 @@ def run(suite: Path | None, jobs: int | None, repeat: int | None, no_cache: bool
     from agentunit.store.sqlite import Store
     from agentunit.suite.loader import load_suite
 
+    _freeze_heap()
     if dry_run and resume:
         raise _fail_usage("--dry-run and --resume cannot be combined")
     if executor != "ray" and (ray_address or ray_workers):
@@ -155,6 +157,7 @@ def run(suite: Path | None, jobs: int | None, repeat: int | None, no_cache: bool
         raise _fail_usage("missing SUITE (a .yaml or .json suite file)")
     with _suite_problems(suite):
         loaded = load_suite(suite, calibration=calibration)
+        _freeze_heap()  # the suite's data
         total = loaded.validate(require_target=True)
         for warning in loaded.problems.warning_texts():
             sys.stderr.write(warning + "\n")
@@ -178,6 +181,7 @@ def run(suite: Path | None, jobs: int | None, repeat: int | None, no_cache: bool
     if dry_run:
         sys.stdout.write(report.text() + "\n")
         raise click.exceptions.Exit(EXIT_OK)
+    _freeze_heap()  # the validated cases too
     try:
         result = _execute(engine, total * repeat, show_progress=not quiet and sys.stderr.isatty())
     except KeyboardInterrupt:
@@ -307,6 +311,21 @@ def _ray_executor(address: str | None, workers: int | None) -> Any:
     if importlib.util.find_spec("ray") is None:
         raise _fail_usage("--executor ray needs Ray: pip install 'agentunit[ray]'")
     return RayExecutor(address=address, workers=workers)
+
+
+def _freeze_heap() -> None:
+    """What is loaded so far (modules, then the suite and its validated cases) lives through the run: the
+    garbage collector's passes leave it out (``gc.freeze``) until the command ends (``gc.unfreeze``)."""
+    context = click.get_current_context(silent=True)
+    if context is None:
+        return
+    if not context.meta.get(_FROZEN):
+        context.meta[_FROZEN] = True
+        context.call_on_close(gc.unfreeze)
+    gc.freeze()
+
+
+_FROZEN = "agentunit.heap_frozen"
 
 
 def _execute(engine: Any, total: int, show_progress: bool) -> Any:
@@ -570,6 +589,9 @@ def main() -> None:
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")
         sys.exit(130)
+    finally:
+        # The process ends here: the interpreter's last collection need not go through all it loaded and ran.
+        gc.freeze()
 
 
 if __name__ == "__main__":

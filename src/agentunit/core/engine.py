@@ -14,6 +14,7 @@ import os
 import re
 import time
 from collections.abc import Callable, Iterator
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -27,6 +28,7 @@ from agentunit.datasets.base import DatasetCase
 from agentunit.errors import AgentUnitError
 from agentunit.judges.service import current_judge, set_current_judge, use_judge
 from agentunit.media import MediaLimits, media_records, reset_limits, use_limits
+from agentunit.media.fields import METADATA_MEDIA_KEYS
 from agentunit.metrics import metric_from_spec
 from agentunit.metrics.base import MetricResult, begin_run_state, end_run_state, score, score_async
 from agentunit.store.sqlite import Store
@@ -41,6 +43,7 @@ if TYPE_CHECKING:
     from agentunit.reporting.spool import ReportSpool
 
 DEFAULT_CASE_TIMEOUT_S = 300.0
+_NO_SECRETS: frozenset[str] = frozenset()
 _HAS_TIMEOUT_CM = hasattr(asyncio, "timeout")  # Python ≥ 3.11
 
 
@@ -217,13 +220,13 @@ class Engine:
             outcome.cost = reply.cost
         return outcome, reply.extra.get("trace")
 
-    def _secrets(self) -> set[str]:
+    def _secrets(self) -> frozenset[str]:
         """Secret values the target and the judge resolved so far (API keys, ${ENV} headers)."""
-        found = set(self.target.secrets) if self.target is not None else set()
+        own = self.target.secrets if self.target is not None else None
         judge_secrets = getattr(current_judge(), "secrets", None)
-        if judge_secrets:
-            found |= set(judge_secrets)
-        return found
+        if not own and not judge_secrets:
+            return _NO_SECRETS  # the usual case, asked twice per case: no set is built
+        return frozenset(own or ()) | frozenset(judge_secrets or ())
 
     async def _converse(self, case: DatasetCase, repeat: int,
                         deadline: float) -> tuple[DatasetCase, Outcome, TraceLog | None]:
@@ -505,12 +508,26 @@ def _scripted_conversation(case: DatasetCase) -> bool:
 def _envelope(outcome: Outcome, case: DatasetCase) -> dict[str, Any] | None:
     """What the database keeps of the reply's metadata, and ``media``: a record per medium of the case and
     the reply (``{field, source, sha256, mime, size}``, never the bytes)."""
-    data = {k: getattr(outcome, k) for k in ("query", "context", "tool_calls", "plan", "agent_calls", "events",
-                                             "usage", "cost", "finish_reason", "resources") if getattr(outcome, k)}
-    media = media_records(case, outcome)
+    data = {k: value for k in _ENVELOPE_FIELDS if (value := getattr(outcome, k))}
+    media = media_records(case, outcome) if outcome.media or _may_have_media(case) else None
     if media:
         data["media"] = media
     return data or None
+
+
+_ENVELOPE_FIELDS = ("query", "context", "tool_calls", "plan", "agent_calls", "events", "usage", "cost",
+                    "finish_reason", "resources")
+
+
+def _may_have_media(case: DatasetCase) -> bool:
+    """Whether ``media_records`` could find a medium of the case (False: it would return [] — the usual
+    text case skips it)."""
+    if type(case) is not DatasetCase:
+        return True
+    if case.image is not None or case.images is not None or case.audio is not None or case.video is not None:
+        return True
+    metadata = case.metadata
+    return bool(metadata) and (type(metadata) is not dict or not metadata.keys().isdisjoint(METADATA_MEDIA_KEYS))
 
 
 def _with_labels(envelope: dict[str, Any] | None, case: DatasetCase,
@@ -540,7 +557,7 @@ async def _within(awaitable: Any, deadline: float) -> Any:
     return await asyncio.wait_for(awaitable, remaining)
 
 
-def scrub(value: Any, secrets: set[str]) -> Any:
+def scrub(value: Any, secrets: AbstractSet[str]) -> Any:
     """``value`` with every secret string replaced by ``***``, through dicts and lists (longest first)."""
     if isinstance(value, str):
         return redact_text(value, secrets)
@@ -551,7 +568,7 @@ def scrub(value: Any, secrets: set[str]) -> Any:
     return value
 
 
-def _scrub_result(result: MetricResult, secrets: set[str]) -> MetricResult:
+def _scrub_result(result: MetricResult, secrets: AbstractSet[str]) -> MetricResult:
     result.reason = scrub(result.reason, secrets)
     result.error = scrub(result.error, secrets)
     result.detail = scrub(result.detail, secrets)

@@ -165,23 +165,31 @@ def build_trace(outcome: Outcome, prompt: str | None = None) -> TraceLog:
     trace = TraceLog()
     if prompt is not None:
         trace.record("prompt", content=prompt)
-    sequence, order, basis = observed_sequence(outcome)
-    for event_type, payload in sequence:
-        trace.record(event_type, **payload)
+    if outcome.tool_calls or outcome.agent_calls or outcome.events is not None:
+        sequence, order, basis = observed_sequence(outcome)
+        for event_type, payload in sequence:
+            trace.record(event_type, **payload)
+    else:  # a plain answer: what observed_sequence says of no calls
+        order, basis = "observed", "no calls"
     if outcome.output is not None:
         trace.record("agent_response", content=outcome.output)
     meta = trace.metadata
     meta["order"], meta["order_basis"] = order, basis
-    for key in ("query", "context", "plan", "usage", "cost", "media"):
+    for key in _TRACE_METADATA:
         value = getattr(outcome, key)
         if value is not None:
             meta[key] = value
-    for key in ("interactions", "handoffs", "conflicts"):
-        if isinstance(outcome.metadata.get(key), list):
-            setattr(trace, key, list(outcome.metadata[key]))
-    if isinstance(outcome.metadata.get("agent_roles"), dict):
-        trace.agent_roles = dict(outcome.metadata["agent_roles"])
+    extra = outcome.metadata
+    if extra:
+        for key in ("interactions", "handoffs", "conflicts"):
+            if isinstance(extra.get(key), list):
+                setattr(trace, key, list(extra[key]))
+        if isinstance(extra.get("agent_roles"), dict):
+            trace.agent_roles = dict(extra["agent_roles"])
     return trace
+
+
+_TRACE_METADATA = ("query", "context", "plan", "usage", "cost", "media")
 
 
 def observed_sequence(outcome: Outcome) -> tuple[list[tuple[str, dict[str, Any]]], str, str]:

@@ -84,19 +84,25 @@ class ReportSpool:
             self.in_order = False
         self._last = max(self._last, position)
         data = line.encode("utf-8")
-        if position >= len(self._offsets):
-            grow = position + 1 - len(self._offsets)
-            self._offsets.extend([_MISSING] * grow)
-            self._lengths.extend([0] * grow)
-        self._offsets[position], self._lengths[position] = self._size, len(data)
+        offsets, size = self._offsets, len(data)
+        if position == len(offsets):  # the next place, the usual case
+            offsets.append(self._size)
+            self._lengths.append(size)
+        else:
+            if position > len(offsets):  # replies finishing out of order: places before this one wait
+                grow = position + 1 - len(offsets)
+                offsets.extend([_MISSING] * grow)
+                self._lengths.extend([0] * grow)
+            offsets[position], self._lengths[position] = self._size, size
         self._file.write(data)
-        self._size += len(data)
+        self._size += size
         self.count += 1
         if self.in_order:
             add = self.tallies.add
             for m in metric_rows:
-                passed = m[_M_PASSED]
-                add(m[_M_NAME], m[_M_STATUS], _finite(_real(m[_M_VALUE])), None if passed is None else bool(passed))
+                passed, value = m[_M_PASSED], m[_M_VALUE]
+                add(m[_M_NAME], m[_M_STATUS], value if type(value) is float and value - value == 0.0
+                    else _finite(_real(value)), None if passed is None else bool(passed))
 
     def _line(self, row: tuple[Any, ...], metric_rows: list[tuple[Any, ...]], output: str | None,
               details: list[Any] | None = None) -> str:
@@ -118,14 +124,21 @@ class ReportSpool:
                 case["repeat"] = row[_C_REPEAT]
             add_envelope_fields(case, json.loads(envelope))
             return encodable(to_json(case))
-        line = (f'{{"id": {_json_text(row[_C_ID])}, "prompt": {_json_text(row[_C_PROMPT])}, '
-                f'"output": {_json_text(output)}, "passed": {"true" if row[_C_PASSED] else "false"}, '
-                f'"status": {_json_text(row[_C_STATUS])}, "error": {_json_text(row[_C_ERROR])}, '
-                f'"latency_ms": {_json_real(row[_C_LATENCY])}, '
-                f'"metrics": [{", ".join(_metric_json(m, _verbatim(details, i)) for i, m in enumerate(metric_rows))}]')
+        json_text = _json_text
+        passed = row[_C_PASSED]
+        if details is None:
+            metrics = ", ".join([_metric_json(m) for m in metric_rows])
+        else:
+            count = len(details)
+            metrics = ", ".join([_metric_json(m, i < count and _plain(details[i])) for i, m in enumerate(metric_rows)])
+        line = (f'{{"id": {json_text(row[_C_ID])}, "prompt": {json_text(row[_C_PROMPT])}, '
+                f'"output": {json_text(output)}, "passed": {"true" if passed else "false"}, '
+                f'"status": {json_text(row[_C_STATUS])}, "error": {json_text(row[_C_ERROR])}, '
+                f'"latency_ms": {_json_real(row[_C_LATENCY])}, "metrics": [{metrics}]')
         if self.with_repeat:
             line += f', "repeat": {int.__repr__(row[_C_REPEAT])}'
-        return encodable(line + "}")
+        line += "}"
+        return line if line.isascii() else encodable(line)
 
     def discard(self) -> None:
         """Give up: the report and statistics read the database."""
@@ -167,24 +180,61 @@ def _metric(row: tuple[Any, ...]) -> dict[str, Any]:
 def _metric_json(row: tuple[Any, ...], verbatim: bool = False) -> str:
     """``_metric(row)`` as ``json.dumps`` writes it; ``verbatim``: the stored detail text is what reading it
     back and writing it again would give (``_plain``), so it is copied."""
-    detail = _text(row[_M_DETAIL])
-    passed = row[_M_PASSED]
-    _real(row[_M_WEIGHT])
-    return (f'{{"metric": {_json_text(row[_M_NAME])}, "value": {_json_real(row[_M_VALUE])}, '
-            f'"passed": {"null" if passed is None else "true" if passed else "false"}, '
-            f'"threshold": {_json_real(row[_M_THRESHOLD])}, "reason": {_json_text(row[_M_REASON])}, '
-            f'"detail": {(detail if verbatim else to_json(json.loads(detail))) if detail else "{}"}, '
-            f'"error": {_json_text(row[_M_ERROR])}}}')
+    detail = row[_M_DETAIL]
+    if detail is not None and type(detail) is not str:
+        raise _Diverges
+    name, value, passed, threshold = row[_M_NAME], row[_M_VALUE], row[_M_PASSED], row[_M_THRESHOLD]
+    reason, weight = row[_M_REASON], row[_M_WEIGHT]
+    if type(weight) is not float:
+        _real(weight)  # not in the report, but a value the database would not take as it is
+    # Text and finite floats written at once; anything else as _json_text/_json_real write it.
+    head = (f'{{"metric": {_encode_string(name) if type(name) is str else _json_text(name)}, '
+            f'"value": {float.__repr__(value) if type(value) is float and value - value == 0.0 else _json_real(value)}'
+            f', "passed": {"null" if passed is None else "true" if passed else "false"}, '
+            f'"threshold": {"null" if threshold is None else _json_real(threshold)}, '
+            f'"reason": {_encode_string(reason) if type(reason) is str else _json_text(reason)}, "detail": ')
+    if not detail:
+        detail = "{}"
+    elif not verbatim:
+        detail = to_json(json.loads(detail))
+    error = row[_M_ERROR]
+    return f'{head}{detail}, "error": {"null" if error is None else _json_text(error)}}}'
 
 
 def _verbatim(details: list[Any] | None, index: int) -> bool:
     return details is not None and index < len(details) and _plain(details[index])
 
 
+_SCALARS = frozenset((str, int, float, bool, type(None)))
+
+
 def _plain(value: Any, depth: int = 0) -> bool:
     """Whether ``value``'s JSON text reads back and writes again unchanged: every object key is text that
     stays itself when made encodable (a number key and the same number as text would become one key, the
     database's reading keeping the last). Deep values are not looked into: they take the long way."""
+    kind = type(value)
+    if kind in _SCALARS:
+        return True
+    if kind is dict:
+        if depth >= 8:
+            return False
+        scalars = _SCALARS
+        for k, v in value.items():
+            if type(k) is not str or not (k.isascii() or encodable(k) == k):
+                return False
+            if type(v) not in scalars and not _plain(v, depth + 1):
+                return False
+        return True
+    if kind is list or kind is tuple:
+        if depth >= 8:
+            return False
+        scalars = _SCALARS
+        return all(type(v) in scalars or _plain(v, depth + 1) for v in value)
+    return _plain_any(value, depth)
+
+
+def _plain_any(value: Any, depth: int) -> bool:
+    """``_plain`` for values of other types (subclasses of dict, list or tuple are read as those)."""
     if isinstance(value, dict):
         return depth < 8 and all(type(k) is str and (k.isascii() or encodable(k) == k) and _plain(v, depth + 1)
                                  for k, v in value.items())
@@ -195,11 +245,17 @@ def _plain(value: Any, depth: int = 0) -> bool:
 
 def _json_text(value: Any) -> str:
     """A TEXT column's value as JSON (``null`` or a string, escaped as ``json.dumps`` escapes it)."""
-    return "null" if value is None else _encode_string(_text(value))
+    if type(value) is str:
+        return _encode_string(value)
+    if value is None:
+        return "null"
+    raise _Diverges  # a number would come back as text
 
 
 def _json_real(value: Any) -> str:
     """A REAL column's value, as the database returns it, as JSON (``json.dumps``'s float text)."""
+    if type(value) is float and value - value == 0.0:  # finite: neither NaN nor ±infinity
+        return float.__repr__(value)
     number = _real(value)
     if number is None:
         return "null"

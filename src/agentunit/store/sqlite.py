@@ -63,6 +63,12 @@ _ROW_ERRORS = (ValueError, TypeError, OverflowError, sqlite3.InterfaceError, sql
 
 _OPEN_ATTEMPTS = 8  # tries to open a new SQLite file that other processes are creating too
 
+# sqlite3 binds None as NULL only after looking for an adapter of it, which raises and clears an
+# AttributeError for every NULL parameter (a dozen per case). An adapter answering None, written in C,
+# binds the same NULL without it. Registered only when no one registered another.
+if (type(None), sqlite3.PrepareProtocol) not in sqlite3.adapters:
+    sqlite3.register_adapter(type(None), {}.get)
+
 
 class StoreWriteError(AgentUnitError):
     """Case results that could not be written even in reduced form (a constraint no reduction satisfies)."""
@@ -217,10 +223,16 @@ class Store:
                     output, encodable_or_none(error), latency_ms, int(cached),
                     encodable_json(envelope) if envelope else None, time.time(), output_hash)
         self._cases.append(case_row)
-        metric_rows = [(run_id, case_id, repeat, position, encodable_or_none(m.name), m.status, m.value,
-                        None if m.passed is None else int(m.passed), m.threshold, m.weight,
-                        encodable_or_none(m.reason), encodable_json(m.detail) if m.detail else None,
-                        encodable_or_none(m.error), encodable_or_none(m.label))
+        # Texts made encodable inline (ASCII text, the usual case, is kept as is without a call).
+        metric_rows = [(run_id, case_id, repeat, position,
+                        m_name if type(m_name := m.name) is str and m_name.isascii() else encodable_or_none(m_name),
+                        m.status, m.value, None if (m_passed := m.passed) is None else int(m_passed), m.threshold,
+                        m.weight,
+                        m_reason if (type(m_reason := m.reason) is str and m_reason.isascii()) or m_reason is None
+                        else encodable_or_none(m_reason),
+                        encodable_json(m.detail) if m.detail else None,
+                        m_error if (m_error := m.error) is None else encodable_or_none(m_error),
+                        m_label if (m_label := m.label) is None else encodable_or_none(m_label))
                        for position, m in enumerate(metrics)]
         self._metrics += metric_rows
         if self.listener is not None:

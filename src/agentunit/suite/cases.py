@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agentunit.core.templating import TemplateError, render
+from agentunit.core.templating import TemplateError, is_template, render
 from agentunit.datasets.base import DatasetCase
 from agentunit.errors import MetricConfigError
 from agentunit.media import MediaError, MediaLimits, check_reference
@@ -99,7 +99,8 @@ class HumanVerdicts:
 
 
 def threshold_defaulted(metric: Any) -> bool:
-    """True for a metric built from a suite entry that gave no ``threshold``."""
+    """True for a judge-backed metric built from a suite entry that gave no ``threshold`` (the metrics a
+    calibration may set the threshold of; other metrics are not recorded)."""
     try:
         return metric in _THRESHOLD_DEFAULTED
     except TypeError:  # an unhashable user metric
@@ -131,10 +132,8 @@ def parse_metric_entry(entry: Any, where: Where, keys: tuple[Any, ...], problems
     (no error, no warning) gives the same metric without being checked again: suites repeat entries
     case after case.
     """
-    if _CACHED_FOR[0] != generation():  # a metric was registered or replaced: build afresh
-        _ENTRY_MEMO.clear()
-        _METRIC_CACHE.clear()
-        _CACHED_FOR[0] = generation()
+    if _CACHED_FOR[0] != generation():
+        _check_generation()
     memo_key = _entry_key(entry, labelled, where.from_data)
     if memo_key is not None:
         metric = _ENTRY_MEMO.get(memo_key)
@@ -152,7 +151,34 @@ def parse_metric_entry(entry: Any, where: Where, keys: tuple[Any, ...], problems
 
 
 _ENTRY_MEMO: dict[tuple[Any, ...], Any] = {}
-_CACHED_FOR = [-1]  # the registry generation the two caches were filled under
+_CACHED_FOR = [-1]  # the registry generation the caches were filled under
+# A metric built by _cached_metric carries (its id, the arguments it was built from) under this name.
+_RECIPE = "_agentunit_recipe"
+
+
+def _check_generation() -> None:
+    if _CACHED_FOR[0] != generation():  # a metric was registered or replaced: build afresh
+        _ENTRY_MEMO.clear()
+        _METRIC_CACHE.clear()
+        _CACHED_FOR[0] = generation()
+
+
+def metric_recipe(metric: Any) -> tuple[Any, ...] | None:
+    """The arguments a metric built from a suite entry was made from (None: not known), for
+    ``metric_from_recipe`` to build it again as reading the entry again would."""
+    try:
+        known = getattr(metric, _RECIPE, None)
+    except Exception:  # a user class's __getattr__
+        return None
+    # A copy (with another threshold, say) and a wrapper proxying its attributes (a calibrated metric) carry
+    # the original's recipe under the original's id: theirs is not known.
+    return known[1] if type(known) is tuple and len(known) == 2 and known[0] == id(metric) else None
+
+
+def metric_from_recipe(recipe: tuple[Any, ...]) -> Any:
+    """The metric ``metric_recipe`` described, as reading its entry again gives it."""
+    _check_generation()
+    return _cached_metric(*recipe)
 _FLAT = frozenset((str, int, float, bool, type(None)))
 
 
@@ -278,7 +304,12 @@ def _cached_metric(name: str, value: Any, threshold: Any, weight: Any, config: A
             _METRIC_CACHE.clear()
         metric = create_metric(name, value=value, threshold=threshold, config=config, weight=weight, label=label)
         _METRIC_CACHE[key] = metric
-        if threshold is None:
+        try:  # a metric that takes no new attribute (slots, frozen) has no recipe: a spool keeps it as it is
+            setattr(metric, _RECIPE, (id(metric), (name, value, threshold, weight, config, label)))
+        except Exception:  # a user class may refuse it any way it likes
+            pass
+        # Only a judge-backed metric's threshold is ever calibrated (agentunit.calibration.keys.is_judge_backed).
+        if threshold is None and getattr(getattr(metric, "info", None), "model", None) == "judge":
             try:
                 _THRESHOLD_DEFAULTED.add(metric)
             except TypeError:  # an unhashable user metric keeps its own threshold
@@ -302,8 +333,12 @@ def parse_metric_list(entries: Any, where: Where, keys: tuple[Any, ...], problem
         problems.error(f"metrics must be a list, got {shown(entries)}", where.at(*keys), file=where.file,
                        line=where.line)
         return []
-    built = (parse_metric_entry(e, where, (*keys, i), problems, labelled=labelled) for i, e in enumerate(entries))
-    return [m for m in built if m is not None]
+    built = []
+    for i, entry in enumerate(entries):
+        metric = parse_metric_entry(entry, where, (*keys, i), problems, labelled=labelled)
+        if metric is not None:
+            built.append(metric)
+    return built
 
 
 def _no_check(expected: Any) -> None:
@@ -324,6 +359,9 @@ def check_media(data: dict[str, Any], key_path: tuple[Any, ...], problems: Probl
     files, ``data:`` URIs and base64 exist, are readable, within the size limit and of the field's kind
     (URLs are fetched, and so checked, during the run). Fields of the wrong shape are left to CASE_FIELDS.
     """
+    metadata = data.get("metadata")
+    if not metadata and data.keys().isdisjoint(CASE_MEDIA_FIELDS):
+        return  # no media (the usual case)
     found: list[tuple[tuple[Any, ...], Any, str]] = []
     for name, kind in CASE_MEDIA_FIELDS.items():
         value = data.get(name)
@@ -333,7 +371,6 @@ def check_media(data: dict[str, Any], key_path: tuple[Any, ...], problems: Probl
             found += [((name, i), item, kind) for i, item in enumerate(value)]
         else:
             found.append(((name,), value, kind))
-    metadata = data.get("metadata")
     if isinstance(metadata, dict):
         for key, kind in METADATA_MEDIA_KEYS.items():
             value = metadata.get(key)
@@ -387,12 +424,12 @@ def build_case(
     fields_ok = check_fields(raw, CASE_FIELDS, where.key_path, problems, file=where.file, line=where.line)
     check_media(raw, where.key_path, problems, file=where.file, line=where.line, media_dir=media_dir,
                 limits=media_limits)
-    data = {**{k: v for k, v in defaults.items() if k not in ("metrics", "vars")}, **raw}
+    data = {**{k: v for k, v in defaults.items() if k not in ("metrics", "vars")}, **raw} if defaults else dict(raw)
     if MISSPELLED_EXPECTED in raw:
         problems.warn(f"'{MISSPELLED_EXPECTED}' read as 'expected_output'", where.at(MISSPELLED_EXPECTED),
                       file=where.file, line=where.line, suggestion="spell it 'expected_output'")
         data.setdefault("expected_output", raw[MISSPELLED_EXPECTED])
-    case_id = str(data.get("id", f"case-{index}"))
+    case_id = str(data["id"]) if "id" in data else f"case-{index}"
     variables = {**_as_dict(defaults.get("vars")), **_as_dict(data.get("vars"))}
     metrics, own_verdicts = _case_metrics(raw, where, problems)
     if isinstance(expected_cells, dict):
@@ -403,9 +440,12 @@ def build_case(
                 metrics.append(metric)
                 own_verdicts.append(None)
     transform = _case_transform(raw, data, where, media_dir, problems) if "transform" in data else None
-    names = {_identity(m) for m in metrics}
-    inherited = [m for m in inherited_metrics if _identity(m) not in names]
-    metrics = inherited + metrics
+    if inherited_metrics:
+        names = {_identity(m) for m in metrics}
+        inherited = [m for m in inherited_metrics if _identity(m) not in names]
+        metrics = inherited + metrics
+    else:
+        inherited = []
 
     prompt = _prompt(data, raw, prompt_template, variables, case_id, where, problems,
                      prompt_optional) if fields_ok else ""
@@ -484,6 +524,8 @@ def _prompt(data: dict[str, Any], raw: dict[str, Any], template: str | None, var
         source = json.dumps(source, ensure_ascii=False) if isinstance(source, (dict, list)) else str(source)
     if where.from_data and key is not None and key in raw:
         return source  # data is data: a `{{` in a cases file is text
+    if not is_template(source):
+        return source  # what render gives text without a placeholder
     try:
         return render(source, {**variables, "id": case_id})
     except TemplateError as exc:

@@ -226,6 +226,8 @@ def by_type(what: str, **checks: Check) -> Check:
 def check_fields(data: Mapping[str, Any], schema: Mapping[str, Check], key_path: tuple[Any, ...],
                  problems: Problems, *, file: str | None = None, line: int | None = None) -> bool:
     """Apply ``schema`` to the fields of ``data`` that are present; True when all passed."""
+    if len(data) < len(schema) and all(schema[key](data[key]) is None for key in data if key in schema):
+        return True  # a few fields of a long schema, all good (a problem is recorded in schema order below)
     ok = True
     for key, check in schema.items():
         if key in data:

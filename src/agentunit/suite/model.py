@@ -20,6 +20,7 @@ from agentunit.suite.sources import RawCase, read_case_file
 if TYPE_CHECKING:
     from agentunit.calibration.fit import Calibration
     from agentunit.suite.calibrated import Calibrator
+    from agentunit.suite.replay import CaseSpool
     from agentunit.suite.transform import Transform
     from agentunit.targets.base import Target
 
@@ -60,7 +61,15 @@ class Suite:
     target_transform: Transform | None = None  # the single `target:`'s transform
     case_transforms: dict[str, Transform] = field(default_factory=dict, repr=False)  # by case id, as built
     _validated: list[DatasetCase] | None = field(default=None, repr=False)
+    _spooled: CaseSpool | None = field(default=None, repr=False)  # the validated cases of a large suite
     _calibrator: Calibrator | None = field(default=None, repr=False)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled (to Ray workers) without the spool of validated cases, an open temporary file: a copy
+        reads its cases from the suite's files, as a large suite did before it had a spool."""
+        state = dict(self.__dict__)
+        state["_spooled"] = None
+        return state
 
     @property
     def file(self) -> str | None:
@@ -89,6 +98,9 @@ class Suite:
             return
         if self._validated is not None:
             yield from self._validated
+            return
+        if self._spooled is not None:
+            yield from self._spooled
             return
         for case, _ in self._located_cases():
             yield case
@@ -157,6 +169,7 @@ class Suite:
         """Use ``calibration`` (read from ``source``) for the cases built from now on; None: none."""
         self.calibration, self.calibration_source = calibration, source
         self._calibrator, self._validated = None, None
+        self._drop_spool()
 
     def calibration_note(self) -> str | None:
         """Why the calibration was not applied to the cases built so far (None: applied, or none)."""
@@ -187,13 +200,19 @@ class Suite:
         ids = _CaseIds()
         count = 0
         kept: list[DatasetCase] | None = []
+        spool: CaseSpool | None = None
+        self._drop_spool()
         unanswerable, first_unanswerable = 0, None
         for case, where in self._located_cases():
             count += 1
             if kept is not None:
                 kept.append(case)
-                if len(kept) > KEEP_VALIDATED_CASES:
-                    kept = None  # large suites stream from their files again on the run
+                if len(kept) > KEEP_VALIDATED_CASES:  # a large suite: its cases go to a spool the run replays
+                    spool = self._spool(kept)
+                    kept = None
+            elif spool is not None and (self.problems.errors or not spool.add(case)):
+                spool.close()  # the suite will not run, or a case cannot be kept: the run reads the suite again
+                spool = None
             if ids.seen_before(case.id):
                 self.problems.error(f"duplicate case id {case.id!r}", **_at(where, "id"),
                                     suggestion="give each case a unique id")
@@ -209,10 +228,30 @@ class Suite:
         if count == 0 and not self.problems.errors:
             self.problems.error("the suite has no cases", ("cases",),
                                 suggestion="add `cases:` or `cases_file:`")
+        if self.problems.errors and spool is not None:
+            spool.close()
+            spool = None
         self.problems.raise_if_any()
+        if spool is not None:
+            spool.seal()
         self.case_count = count
-        self._validated = kept
+        self._validated, self._spooled = kept, spool
         return count
+
+    def _spool(self, cases: list[DatasetCase]) -> CaseSpool | None:
+        """A spool holding ``cases`` (None when one of them cannot be kept in it)."""
+        from agentunit.suite.replay import CaseSpool
+
+        spool = CaseSpool(self.suite_metrics + self.default_metrics)
+        if all(spool.add(case) for case in cases):
+            return spool
+        spool.close()
+        return None
+
+    def _drop_spool(self) -> None:
+        if self._spooled is not None:
+            self._spooled.close()
+            self._spooled = None
 
     def _report_repeated_ids(self, hashes: set[int], reported: dict[str, int]) -> None:
         """Read the cases again to name the ids behind repeated hashes (only a suite past
