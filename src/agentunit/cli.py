@@ -135,6 +135,7 @@ def run(suite: Path | None, jobs: int | None, repeat: int | None, no_cache: bool
     from agentunit.suite.loader import load_suite
 
     _freeze_heap()
+    _fewer_collections()
     if dry_run and resume:
         raise _fail_usage("--dry-run and --resume cannot be combined")
     if executor != "ray" and (ray_address or ray_workers):
@@ -326,6 +327,26 @@ def _freeze_heap() -> None:
 
 
 _FROZEN = "agentunit.heap_frozen"
+
+
+def _fewer_collections() -> None:
+    """A run makes and drops objects case after case, hardly any of them in reference cycles: the garbage
+    collector's youngest generation is collected every 50,000 net allocations of container objects instead
+    of every 700 (measured: 0.89 s, 7-8 % of the CPU of a 100,000-case run, went to ~2,900 collections that
+    found ~700 cyclic objects; now 0.12 s). Cyclic garbage waiting meanwhile stays under that count. The
+    thresholds are restored when the command ends; a collector switched off (threshold 0) stays off."""
+    context = click.get_current_context(silent=True)
+    if context is None or _THRESHOLDS in context.meta:
+        return
+    before = gc.get_threshold()
+    context.meta[_THRESHOLDS] = before
+    context.call_on_close(lambda: gc.set_threshold(*before))
+    if before[0]:
+        gc.set_threshold(max(before[0], _YOUNG_THRESHOLD), *before[1:])
+
+
+_THRESHOLDS = "agentunit.gc_thresholds"
+_YOUNG_THRESHOLD = 50_000
 
 
 def _execute(engine: Any, total: int, show_progress: bool) -> Any:
