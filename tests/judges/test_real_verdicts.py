@@ -82,7 +82,8 @@ def test_knowledge_retention_fails_a_reply_that_contradicts_what_the_user_said()
     contradicts = check("Since you love meat, Ana, try a beef steak tonight.", "knowledge-retention",
                         conversation=DINNER)
     assert keeps.passed is True and contradicts.passed is False
-    assert contradicts.value < 0.3 and "weakest turn 3" in contradicts.reason
+    assert contradicts.value < 0.3 and "turn 3" in contradicts.reason
+    assert [t["turn"] for t in contradicts.detail["turns"]] == [3]  # the target's reply, not the script
 
 
 def test_role_adherence_fails_a_reply_out_of_the_role():
@@ -99,9 +100,9 @@ def test_conversation_relevancy_fails_an_advert_instead_of_an_answer():
     answers = check("How about a mushroom risotto? Fry the onions, add the rice, then stock a ladle at a time.", spec,
                     conversation=DINNER)
     advert = check("Our premium subscription is 20% off this week, sign up today!", spec, conversation=DINNER)
-    # the mean over both assistant turns: the good greeting keeps the advert's mean near 0.4
+    # only the target's reply is judged: the script's greeting no longer lifts the advert's score
     assert answers.passed is True and advert.passed is False
-    assert advert.detail["turns"][-1]["pass"] < 0.2
+    assert advert.value < 0.5 and len(advert.detail["turns"]) == 1
 
 
 def test_conversational_g_eval_scores_a_polite_dialogue_above_a_rude_one():

@@ -38,13 +38,41 @@ def test_the_target_reply_becomes_the_last_turn_and_windows_look_back():
     assert window(turns, 0, 2) == "(start of the conversation)"
 
 
-def test_knowledge_retention_scores_each_assistant_turn(turn_judge):
+def test_knowledge_retention_judges_the_target_reply_not_the_script(turn_judge):
     good = check("Try a mushroom risotto.", "knowledge-retention", conversation=CONVERSATION)
     bad = check("Try a steak with fries.", "knowledge-retention", conversation=CONVERSATION)
-    assert good.value == pytest.approx(0.9) and bad.value == pytest.approx(0.1)  # the worst turn counts
-    assert bad.detail["turns"][1]["pass"] == pytest.approx(0.1) and "weakest turn 3" in bad.reason
+    assert good.value == pytest.approx(0.9) and bad.value == pytest.approx(0.1)
+    # the scripted assistant turn 1 is the case's input: only the reply (turn 3) is judged, once
+    assert [t["turn"] for t in bad.detail["turns"]] == [3] and bad.detail["judged"] == "reply"
+    assert "turn 3" in bad.reason and len(turn_judge.requests) == 2
     last_prompt = turn_judge.requests[-1].messages[-1][1]
     assert "- Hi, my name is Ana and I'm vegetarian." in last_prompt
+    assert "Assistant reply: Try a steak with fries." in last_prompt
+
+
+def test_turns_all_and_recorded_conversations_judge_every_assistant_turn(turn_judge):
+    spec = {"metric": "knowledge-retention", "config": {"turns": "all"}}
+    bad = check("Try a steak with fries.", spec, conversation=CONVERSATION)
+    assert [t["turn"] for t in bad.detail["turns"]] == [1, 3] and bad.value == pytest.approx(0.1)
+    assert "weakest turn 3" in bad.reason  # the worst turn counts
+    recorded = [*CONVERSATION, {"role": "assistant", "content": "Try a steak with fries."}]
+    whole = check("", "knowledge-retention", conversation=recorded)
+    assert [t["turn"] for t in whole.detail["turns"]] == [1, 3] and whole.value == pytest.approx(0.1)
+    relevancy = check("Try a steak.", {"metric": "conversation-relevancy", "config": {"turns": "all"}},
+                      conversation=CONVERSATION)
+    assert relevancy.value == pytest.approx((0.9 + 0.1) / 2)  # mean over the turns
+    with pytest.raises(Exception, match=r"config\.turns"):
+        check("x", {"metric": "knowledge-retention", "config": {"turns": "last"}}, conversation=CONVERSATION)
+
+
+def test_turn_metrics_ask_statements_with_their_own_pass_marks(turn_judge):
+    relevancy = check("Try a risotto.", "conversation-relevancy", conversation=CONVERSATION)
+    request = turn_judge.requests[-1]
+    assert request.options == ("yes", "no")
+    assert "The user's last message: Suggest a dinner for me." in request.messages[-1][1]
+    assert "Statement: The reply answers the user's last message." in request.messages[-1][1]
+    assert relevancy.passed is True and relevancy.threshold == 0.75
+    assert check("Try a steak.", "conversation-relevancy", conversation=CONVERSATION).passed is False
 
 
 def test_role_relevancy_and_conversational_g_eval(turn_judge):

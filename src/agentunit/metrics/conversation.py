@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from agentunit.errors import MetricConfigError
-from agentunit.judges.service import pass_fail
+from agentunit.judges.base import JudgeRequest
+from agentunit.judges.service import current_judge, pass_fail
 from agentunit.metrics.base import MetricResult
 from agentunit.metrics.judged import GEval, JudgedMetric
 from agentunit.metrics.registry import register
@@ -35,24 +36,64 @@ def window(turns: list[tuple[str, str]], index: int, size: int) -> str:
 
 
 class _TurnMetric(JudgedMetric):
-    """Mean over assistant turns of one PASS/FAIL decision per turn."""
+    """One judge decision per judged assistant turn, aggregated over the turns.
+
+    Which turns are judged (``config.turns``): ``reply`` (default) judges the target's reply alone when
+    the case's conversation ends on a user turn, since the turns before it are the case's script,
+    not what the system under test said this run; a conversation recorded in full (it ends on an
+    assistant turn) has every assistant turn judged. ``all`` judges every assistant turn, the script's
+    too. With ``statement`` set the judge is asked whether that statement about the reply is true
+    (yes/no; the score is P(yes)), otherwise the PASS/FAIL ``instruction`` (the score is P(PASS)).
+    """
 
     instruction: ClassVar[str] = ""
+    statement: ClassVar[str | None] = None
     system: ClassVar[str] = "You evaluate one reply of an assistant in a conversation. Reply FAIL or PASS."
     # "min": one bad turn fails the conversation (forgetting, leaving the role); "mean": share of good turns
     aggregate: ClassVar[str] = "mean"
+    show_last_message: ClassVar[bool] = False
 
     def setup(self) -> None:
         size = self.config.get("window", DEFAULT_WINDOW)
         if isinstance(size, bool) or not isinstance(size, int) or size < 1:
             raise MetricConfigError("config.window must be a positive integer")
         self._window = size
+        self._turns = self.config.get("turns", "reply")
+        if self._turns not in ("reply", "all"):
+            raise MetricConfigError(f"config.turns must be 'reply' or 'all', got {self._turns!r}")
 
     def context_for(self, case: Any, turns: list[tuple[str, str]], index: int) -> str:
         return f"Conversation so far:\n{window(turns, index, self._window)}"
 
+    def statement_for(self, case: Any) -> str:
+        return str(self.statement)
+
     def unmeasured(self, case: Any) -> str | None:
         return None
+
+    def judged_turns(self, case: Any, turns: list[tuple[str, str]]) -> list[int]:
+        """Indices of the assistant turns to judge: the target's appended reply alone under
+        ``turns: reply``, else every assistant turn."""
+        appended = len(turns) > len([t for t in case.conversation or [] if isinstance(t, dict)])
+        if self._turns == "reply" and appended:
+            return [len(turns) - 1]
+        return [index for index, (role, _) in enumerate(turns) if role == "assistant"]
+
+    async def _judge_turn(self, case: Any, turns: list[tuple[str, str]], index: int) -> float:
+        context = self.context_for(case, turns, index)
+        if self.show_last_message:
+            last = next((content for role, content in reversed(turns[:index]) if role == "user"), "")
+            context += f"\nThe user's last message: {last}"
+        reply = turns[index][1]
+        if self.statement is None:
+            decision = await pass_fail(self.system, f"{context}\n\nAssistant reply: {reply}\n\n{self.instruction}")
+            return decision.probabilities["PASS"]
+        decision = await current_judge().decide(JudgeRequest((
+            ("system", "You check whether statements about an assistant's reply in a conversation are true. "
+                       "Answer yes or no."),
+            ("user", f"{context}\n\nAssistant reply: {reply}\n\nStatement: {self.statement_for(case)}\n"
+                     "Is the statement true?")), options=("yes", "no")))
+        return decision.probabilities["yes"]
 
     async def evaluate_async(self, case, trace, outcome) -> MetricResult:
 
@@ -63,26 +104,31 @@ class _TurnMetric(JudgedMetric):
         if reason:
             return self.not_measured(reason)
         scored = []
-        for index, (role, content) in enumerate(turns):
-            if role != "assistant":
-                continue
-            prompt = f"{self.context_for(case, turns, index)}\n\nAssistant reply: {content}\n\n{self.instruction}"
-            decision = await pass_fail(self.system, prompt)
-            scored.append({"turn": index, "reply": content[:200], "pass": round(decision.probabilities["PASS"], 4)})
+        for index in self.judged_turns(case, turns):
+            probability = await self._judge_turn(case, turns, index)
+            scored.append({"turn": index, "reply": turns[index][1][:200], "pass": round(probability, 4)})
         worst = min(scored, key=lambda t: t["pass"])
         value = worst["pass"] if self.aggregate == "min" else sum(t["pass"] for t in scored) / len(scored)
-        return self.result(value, reason=f"{self.aggregate} {value:.3f} over {len(scored)} assistant turns"
-                           + (f"; weakest turn {worst['turn']}" if worst["pass"] < 0.5 else ""),
-                           detail={"turns": scored, "window": self._window})
+        if len(scored) == 1:
+            reason = f"P(pass) {value:.3f} for the reply (turn {worst['turn']})"
+        else:
+            reason = (f"{self.aggregate} {value:.3f} over {len(scored)} assistant turns"
+                      + (f"; weakest turn {worst['turn']}" if worst["pass"] < (self.threshold or 0.5) else ""))
+        return self.result(value, reason=reason,
+                           detail={"turns": scored, "window": self._window, "judged": self._turns})
 
 
-@register("knowledge-retention", family="conversation", needs=("output",), threshold=0.5, model="judge",
+@register("knowledge-retention", family="conversation", needs=("output",), threshold=0.55, model="judge",
           example="{metric: knowledge-retention}")
 class KnowledgeRetention(_TurnMetric):
-    """Facts the user gave earlier are not forgotten or contradicted: for each assistant turn, the
-    judge sees every earlier user turn and decides whether the reply stays consistent with what the
-    user said. Score = the lowest P(PASS) over assistant turns (one forgetful turn fails the
-    conversation; every turn's probability is in the detail)."""
+    """Facts the user gave earlier are not forgotten or contradicted: for each judged turn (the
+    target's reply; every assistant turn of a recorded conversation or with ``config.turns: all``) the
+    judge sees every earlier user turn and decides PASS/FAIL whether the reply stays consistent with
+    what the user said. Score = the lowest P(PASS) over the judged turns (one forgetful turn fails the
+    conversation; every turn's probability is in the detail). Pass mark 0.55, chosen on the tune split
+    of tests/data/labelled/conversation_dialogues.jsonl (docs/agentic.md); a yes/no statement ("the
+    reply respects everything the user said earlier …") did no better there (AUC 0.813 against 0.807,
+    best balanced accuracy 0.771 for both)."""
 
     aggregate = "min"
     instruction = ("If the reply contradicts, ignores or asks again for something the user already said, "
@@ -110,22 +156,29 @@ class RoleAdherence(_TurnMetric):
         return f"The assistant's role: {case.role}\nConversation so far:\n{window(turns, index, self._window)}"
 
 
-@register("conversation-relevancy", family="conversation", needs=("output",), threshold=0.5, model="judge",
+@register("conversation-relevancy", family="conversation", needs=("output",), threshold=0.75, model="judge",
           example="{metric: conversation-relevancy, config: {window: 3}}")
 class ConversationRelevancy(_TurnMetric):
-    """Each assistant turn is relevant to the preceding window of turns (``config.window``, default 6):
-    one decision per assistant turn; score = mean P(PASS)."""
+    """The reply answers the user's last message: for each judged turn (the target's reply; every
+    assistant turn of a recorded conversation or with ``config.turns: all``) the judge sees the window
+    of turns before it (``config.window``, default 6) and the user's last message, and is asked
+    whether the statement "the reply answers the user's last message" is true (yes/no); score = mean
+    P(yes). Pass mark 0.75, chosen on the tune split of tests/data/labelled/conversation_dialogues.jsonl
+    (docs/agentic.md): there the small judge's P(yes) was 0.66–0.93 for answers (median 0.87) and
+    0.20–0.81 for replies to an earlier turn or off the topic (median 0.57)."""
 
-    instruction = ("If the reply is relevant to what was just said and helps the conversation, reply PASS. "
-                   "If it is off-topic or ignores the last message, reply FAIL.")
+    statement = "The reply answers the user's last message."
+    show_last_message = True
 
 
-@register("conversational-g-eval", family="conversation", value="required", needs=("output",), threshold=0.5,
+@register("conversational-g-eval", family="conversation", value="required", needs=("output",), threshold=0.75,
           model="judge", example='{metric: conversational-g-eval, value: "The assistant resolves the issue politely"}')
 class ConversationalGEval(GEval):
     """G-Eval over a whole conversation: evaluation steps generated once from the criteria (frozen in
     the judge cache), then one decision over the score digits for the full transcript;
-    probability-weighted mean, normalised to 0..1."""
+    probability-weighted mean, normalised to 0..1. Pass mark 0.75 (a score of 4 of 5), the best round
+    mark on the tune split of tests/data/labelled/conversation_dialogues.jsonl (docs/agentic.md): the
+    small judge gives most replies a 4, good or bad, so at 0.5 it passed every one."""
 
     async def evaluate_async(self, case, trace, outcome) -> MetricResult:
         turns = conversation_turns(case, outcome)
