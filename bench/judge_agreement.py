@@ -47,9 +47,12 @@ sys.path.insert(0, str(LABELLED))
 
 # The row key holding the metric's value (its rubric, reference, criteria, expected answer).
 VALUE_KEYS = {"llm-rubric": "rubric", "factuality": "reference", "g-eval": "criteria",
-              "answer_correctness": "expected", "context-recall": "expected"}
-# Metrics scored on another metric's rows.
-ROWS_OF = {"hallucination": "context-faithfulness"}
+              "answer_correctness": "expected", "context-recall": "expected", "model-graded-closedqa": "rubric",
+              "trajectory:goal-success": "query"}
+# Metrics scored on another metric's rows (promptfoo's closed-QA grader on the rubric rows, its
+# trajectory goal check on the task-completion runs).
+ROWS_OF = {"hallucination": "context-faithfulness", "model-graded-closedqa": "llm-rubric",
+           "trajectory:goal-success": "task-completion"}
 
 
 def load_rows(metric: str, split: str, kind: str | None) -> list[dict[str, Any]]:
