@@ -3,44 +3,20 @@ the key and API version as headers) and reads the text blocks and token counts o
 
 import asyncio
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
 from agentunit.errors import AgentUnitError
 from agentunit.judges import JudgeRequest
 from agentunit.judges.providers import AnthropicProvider
+from tests.http_helpers import RecordingServer
 
 
-class MessagesServer:
-    """Answers every POST with ``reply`` (JSON); records the path, headers and body of each request."""
-
-    def __init__(self, reply):
-        self.reply, self.requests = reply, []
-        outer = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args):
-                pass
-
-            def do_POST(self):
-                body = json.loads(self.rfile.read(int(self.headers["content-length"])))
-                outer.requests.append({"path": self.path, "headers": dict(self.headers), "body": body})
-                data = json.dumps(outer.reply).encode()
-                self.send_response(200)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/"
-        threading.Thread(target=self.server.serve_forever, args=(0.05,), daemon=True).start()
-
-    def close(self):
-        self.server.shutdown()
-        self.server.server_close()
+def messages_server_answering(reply):
+    """A server answering every POST with ``reply`` (JSON), recording each request."""
+    server = RecordingServer((200, json.dumps(reply)))
+    server.url += "/"
+    return server
 
 
 def _call(provider, request):
@@ -55,9 +31,8 @@ def _call(provider, request):
 
 @pytest.fixture
 def messages_server():
-    server = MessagesServer({"content": [{"type": "text", "text": "PA"}, {"type": "tool_use", "text": "ignored"},
-                                         {"type": "text", "text": "SS"}],
-                             "usage": {"input_tokens": 42, "output_tokens": 2}})
+    blocks = [{"type": "text", "text": "PA"}, {"type": "tool_use", "text": "ignored"}, {"type": "text", "text": "SS"}]
+    server = messages_server_answering({"content": blocks, "usage": {"input_tokens": 42, "output_tokens": 2}})
     yield server
     server.close()
 
@@ -99,7 +74,7 @@ def test_defaults_and_a_missing_key(monkeypatch):
 
 def test_a_reply_without_a_content_list_is_an_error(monkeypatch):
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-default")
-    server = MessagesServer({"content": "PASS"})
+    server = messages_server_answering({"content": "PASS"})
     try:
         with pytest.raises(AgentUnitError, match=r"^judge reply is not a Messages API reply: no content list$"):
             _call(AnthropicProvider({"base_url": server.url}), JudgeRequest((("user", "q"),)))

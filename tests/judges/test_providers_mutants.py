@@ -10,48 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import json
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
 from agentunit.errors import AgentUnitError
 from agentunit.judges import JudgeRequest
 from agentunit.judges.providers import AnthropicProvider, OpenAIProvider, _first_token_logprobs, _token_counts
-
-
-class Server:
-    """Answers each POST with the next (status, body text[, delay in seconds]) of ``replies`` (the last one
-    repeated); records the path, headers and decoded body of every request."""
-
-    def __init__(self, *replies):
-        self.replies, self.requests = list(replies), []
-        outer = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args):
-                pass
-
-            def do_POST(self):
-                body = json.loads(self.rfile.read(int(self.headers["content-length"])))
-                outer.requests.append({"path": self.path, "headers": dict(self.headers), "body": body})
-                status, text, *delay = outer.replies[min(len(outer.requests), len(outer.replies)) - 1]
-                time.sleep(delay[0] if delay else 0)
-                data = text.encode()
-                self.send_response(status)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True).start()
-
-    def close(self):
-        self.server.shutdown()
-        self.server.server_close()
+from tests.http_helpers import RecordingServer
 
 
 @pytest.fixture
@@ -59,7 +25,7 @@ def serve():
     servers = []
 
     def start(*replies):
-        servers.append(Server(*replies))
+        servers.append(RecordingServer(*replies))
         return servers[-1]
 
     yield start

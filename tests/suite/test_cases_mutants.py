@@ -8,7 +8,6 @@ metric entry with an error is reported every time it is written (it used to be m
 from __future__ import annotations
 
 import json
-import textwrap
 
 import pytest
 
@@ -17,18 +16,7 @@ from agentunit.suite import load_suite
 from agentunit.suite.cases import Where, expected_cell_entry, threshold_defaulted
 from agentunit.suite.loader import suite_from_dict
 from agentunit.suite.problems import Problems
-
-
-def _write(tmp_path, name, text):
-    path = tmp_path / name
-    path.write_text(textwrap.dedent(text).lstrip())
-    return path
-
-
-def _problems(path):
-    with pytest.raises(SuiteError) as info:
-        load_suite(path).validate()
-    return [str(p) for p in info.value.problems]
+from tests.suite.test_loader import _problems, _write
 
 
 def _dict_problems(data):

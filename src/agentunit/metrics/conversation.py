@@ -65,9 +65,6 @@ class _TurnMetric(JudgedMetric):
     def context_for(self, case: Any, turns: list[tuple[str, str]], index: int) -> str:
         return f"Conversation so far:\n{window(turns, index, self._window)}"
 
-    def statement_for(self, case: Any) -> str:
-        return str(self.statement)
-
     def unmeasured(self, case: Any) -> str | None:
         return None
 
@@ -91,7 +88,7 @@ class _TurnMetric(JudgedMetric):
         decision = await current_judge().decide(JudgeRequest((
             ("system", "You check whether statements about an assistant's reply in a conversation are true. "
                        "Answer yes or no."),
-            ("user", f"{context}\n\nAssistant reply: {reply}\n\nStatement: {self.statement_for(case)}\n"
+            ("user", f"{context}\n\nAssistant reply: {reply}\n\nStatement: {self.statement}\n"
                      "Is the statement true?")), options=("yes", "no")))
         return decision.probabilities["yes"]
 
