@@ -123,9 +123,9 @@ def test_a_cached_reply_keeps_non_ascii_text_as_is():
 def test_a_reply_is_read_by_its_content_type_timed_and_capped():
     import asyncio
 
-    from tests.judges.test_providers_mutants import Server
+    from tests.http_helpers import RecordingServer
 
-    server = Server((200, "12345"))
+    server = RecordingServer((200, "12345"))
     try:
         async def send(target):
             case = DatasetCase(id="c", query="hi")
