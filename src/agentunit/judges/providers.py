@@ -195,6 +195,13 @@ class _Providers(Mapping[str, Any]):
         module, attribute = self._WHERE[name]
         return getattr(importlib.import_module(module), attribute)
 
+    def __contains__(self, name: object) -> bool:
+        # Mapping's own test looks the name up, which would import the provider's module.
+        try:
+            return name in self._WHERE
+        except TypeError:  # unhashable: no provider's name
+            return False
+
     def __iter__(self) -> Iterator[str]:
         return iter(self._WHERE)
 

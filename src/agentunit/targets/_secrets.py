@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import re
-import secrets as _random
 from collections.abc import Iterable
 from typing import Any
 
@@ -25,7 +25,7 @@ REDACTED = "***"
 _ENV_REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 # Stands in for a ``${NAME}`` while the template is rendered. Random per process, so case data cannot
 # forge it; lowercase letters and digits only, so Jinja passes it through as plain text.
-_MARK = "agentunitenv" + _random.token_hex(8)
+_MARK = "agentunitenv" + os.urandom(8).hex()
 _MARKED = re.compile(_MARK + r"x(\d+)x")
 
 

@@ -1,0 +1,34 @@
+"""A run of deterministic checks imports neither the embedded judge's client nor urllib (issue 20:
+start-up pays only for what the run uses)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+_NOT_NEEDED = ("agentunit.judges.local", "agentunit.judges.prefill", "urllib.request", "http.client", "secrets")
+
+
+def _fresh(code: str, cwd: Path) -> str:
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=cwd)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+def test_a_run_without_judge_metrics_does_not_import_the_local_judge(tmp_path: Path) -> None:
+    case = {"id": "c0", "prompt": "Answer: 42", "metrics": [{"metric": "contains", "value": "42"}]}
+    (tmp_path / "suite.json").write_text(json.dumps({"name": "one", "target": {"type": "echo"}, "cases": [case]}))
+    out = _fresh("import sys\nfrom agentunit.cli import main\n"
+                 "sys.argv = ['agentunit', 'run', 'suite.json', '--db', 'a.db', '-o', 'out.json', '-q']\n"
+                 "try:\n    main()\nexcept SystemExit as e:\n    assert e.code == 0, e.code\n"
+                 f"print(sorted(m for m in {_NOT_NEEDED!r} if m in sys.modules))", tmp_path)
+    assert out == "[]"
+
+
+def test_asking_whether_a_provider_exists_imports_nothing(tmp_path: Path) -> None:
+    out = _fresh("import sys\nfrom agentunit.judges.providers import PROVIDERS\n"
+                 "print('local' in PROVIDERS, 'ensemble' in PROVIDERS, 'nope' in PROVIDERS, {} in PROVIDERS, "
+                 "'agentunit.judges.local' in sys.modules, 'agentunit.judges.ensemble' in sys.modules)", tmp_path)
+    assert out == "True True False False False False"
