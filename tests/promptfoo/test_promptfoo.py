@@ -144,6 +144,15 @@ def test_detection() -> None:
     ("is-json", {"type": "is-json"}),
     ("Paris", {"type": "equals", "value": "Paris"}),
     ("javascript:output.length > 1", {"type": "javascript", "value": "output.length > 1"}),
+    # the longest known type wins, as in promptfoo's pattern (its types are tried longest first)
+    ("similar:cosine(0.8): x", {"type": "similar:cosine", "value": "x", "threshold": 0.8}),
+    ("not-similar:euclidean(2):far away", {"type": "not-similar:euclidean", "value": "far away", "threshold": 2.0}),
+    ("similar:dot:hi", {"type": "similar:dot", "value": "hi"}),
+    ("similar:hello", {"type": "similar", "value": "hello"}),
+    ("similar:cosinus(0.8):x", {"type": "similar", "value": "cosinus(0.8):x"}),
+    ("contains:a:b", {"type": "contains", "value": "a:b"}),
+    ("contains(0.5)", {"type": "contains", "threshold": 0.5}),
+    ("Time: 10:30", {"type": "equals", "value": "Time: 10:30"}),
 ])
 def test_expected_cells(cell: str, expected: dict) -> None:
     assert assertion_from_string(cell) == expected

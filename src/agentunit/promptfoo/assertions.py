@@ -39,8 +39,12 @@ _NO_EQUIVALENT = {
 SPLIT_TYPES = ("contains-any", "contains-all", "icontains-any", "icontains-all")
 # Types that read the provider's tool/function schemas (provider ``config.tools``/``config.functions``).
 TOOL_SCHEMA_TYPES = {"is-valid-openai-tools-call": "tools", "is-valid-openai-function-call": "functions"}
-# Types promptfoo reads from a CSV ``__expected`` cell (``type:value`` or ``type(threshold):value``).
-_CELL = re.compile(r"^(not-)?([a-z][a-z0-9:-]*?)(?:\((\d+(?:\.\d+)?)\))?(?::([\s\S]*))?$")
+# A CSV ``__expected`` cell is ``[not-]TYPE[(threshold)][:value]``; promptfoo's pattern lists its types
+# longest first, so ``similar:cosine(0.8):x`` is the type ``similar:cosine``, not ``similar`` with the
+# value ``cosine(0.8):x``.
+_CELL_TYPE = re.compile(r"[a-z][a-z0-9-]*(?::[a-z][a-z0-9-]*)*")
+_CELL_TAIL = re.compile(r"(?:\((\d+(?:\.\d+)?)\))?(?::([\s\S]*))?")
+_SIMILAR_MEASURES = ("cosine", "dot", "euclidean")
 
 
 def assertion_from_string(cell: str) -> dict[str, Any]:
@@ -51,10 +55,15 @@ def assertion_from_string(cell: str) -> dict[str, Any]:
                          ("grade:", "llm-rubric"), ("python:", "python")):
         if cell.startswith(prefix):
             return {"type": kind, "value": cell[len(prefix):].strip()}
-    match = _CELL.match(cell)
-    if match and _known_type(match.group(2)):
-        negate, kind, threshold, value = match.groups()
-        entry: dict[str, Any] = {"type": (negate or "") + kind}
+    negate = "not-" if cell.startswith("not-") else ""
+    rest = cell[len(negate):]
+    ends = sorted({m.start() for m in re.finditer(r"[:(]", rest)} | {len(rest)}, reverse=True)
+    for end in ends:  # the longest known type first, as promptfoo's pattern tries them
+        kind, tail = rest[:end], _CELL_TAIL.fullmatch(rest[end:])
+        if tail is None or not _CELL_TYPE.fullmatch(kind) or not _known_type(kind):
+            continue
+        threshold, value = tail.groups()
+        entry: dict[str, Any] = {"type": negate + kind}
         if value is not None:
             entry["value"] = value.strip()
         if threshold is not None:
@@ -64,8 +73,10 @@ def assertion_from_string(cell: str) -> dict[str, Any]:
 
 
 def _known_type(kind: str) -> bool:
-    if kind in _NO_EQUIVALENT or kind in RENAMED or kind.startswith("similar:"):
+    if kind in _NO_EQUIVALENT or kind in RENAMED:
         return True
+    if kind.startswith("similar:"):
+        return kind.split(":", 1)[1] in _SIMILAR_MEASURES
     try:
         lookup(kind)
         return True
