@@ -5,8 +5,11 @@ baselines of tests/data/labelled/baselines.py on the same rows.
 For each metric: rows, balanced accuracy at the metric's own pass mark (with the Wilson 95 % interval
 of each class's recall), Cohen's κ, ROC AUC of P(pass), ECE, the best pass mark on these rows (for
 tune; never report it as a test figure), judge calls per case and seconds per judge call; then the
-same per hard-case kind. Judge replies are cached in ``--cache`` (SQLite), so a rerun with the same
-prompts is free and only changed prompts cost judge time; ``--save`` writes one JSON line per row.
+same per hard-case kind. Comparative metrics (select-best) are scored per group, one promptfoo test
+each: top-1 accuracy over groups, per-candidate balanced accuracy and AUC of the judge's probability
+of each index, next to the pickers of baselines.select_best_baselines (``--limit`` counts groups).
+Judge replies are cached in ``--cache`` (SQLite), so a rerun with the same prompts is free and only
+changed prompts cost judge time; ``--save`` writes one JSON line per row.
 
 Usage: python bench/judge_agreement.py METRIC [METRIC ...] [--split tune|test|all] [--kind K]
        [--limit N] [--config-json '{...}'] [--judge-json '{...}'] [--cache PATH] [--save FILE]
@@ -48,7 +51,9 @@ sys.path.insert(0, str(LABELLED))
 # The row key holding the metric's value (its rubric, reference, criteria, expected answer).
 VALUE_KEYS = {"llm-rubric": "rubric", "factuality": "reference", "g-eval": "criteria",
               "answer_correctness": "expected", "context-recall": "expected", "model-graded-closedqa": "rubric",
-              "trajectory:goal-success": "query"}
+              "trajectory:goal-success": "query", "select-best": "criteria"}
+# Metrics that compare the outputs of one test (a group of rows) and pick one: scored per group.
+COMPARATIVE = frozenset({"select-best"})
 # Metrics scored on another metric's rows (promptfoo's closed-QA grader on the rubric rows, its
 # trajectory goal check on the task-completion runs).
 ROWS_OF = {"hallucination": "context-faithfulness", "model-graded-closedqa": "llm-rubric",
@@ -98,6 +103,93 @@ async def score_rows(metric_name: str, rows: list[dict[str, Any]], config: dict[
                     "p_pass": None if result.value is None else pass_score(result.value, metric),
                     "seconds": time.perf_counter() - start})
     return out
+
+
+async def score_groups(metric_name: str, rows: list[dict[str, Any]], config: dict[str, Any] | None
+                       ) -> list[dict[str, Any]]:
+    """Score a comparative metric as a promptfoo config run does: each group is one test whose cells'
+    outputs are recorded (promptfoo's providerOutput, no target call), registered on a comparison
+    board; each cell's metric carries the test's group key, the first cell's evaluation makes the one
+    judge decision (one per order shown) and the others read it. A row's ``p_pass`` is its share: the
+    mean of the judge's probabilities of its index in the orders asked."""
+    import baselines as lexical
+
+    from agentunit.promptfoo.compare import GROUP_KEY, ComparisonBoard
+
+    board = ComparisonBoard()
+    out = []
+    for number, members in enumerate(lexical.groups_of(rows).values()):
+        key = board.key(number)
+        cases = [DatasetCase(id=row["id"], query=row.get("query") or "", output=row["output"]) for row in members]
+        board.register(key, cases)
+        for index, (row, case) in enumerate(zip(members, cases, strict=True)):
+            metric = create_metric(metric_name, value=row[VALUE_KEYS[metric_name]],
+                                   config={**(config or {}), GROUP_KEY: key})
+            outcome = parse_reply(row["output"])
+            start = time.perf_counter()
+            result = await score_async(metric, case, build_trace(outcome, case.query), outcome)
+            detail = result.detail or {}
+            out.append({"id": row["id"], "group": row["group"], "index": index, "candidates": len(members),
+                        "kind": row.get("kind"), "label": row["label"], "value": result.value,
+                        "passed": result.passed, "error": result.error, "reason": result.reason,
+                        "p_pass": (detail.get("shares") or {}).get(row["id"]),
+                        "seconds": time.perf_counter() - start})
+    return out
+
+
+def summarize_groups(scored: list[dict[str, Any]]) -> dict[str, Any]:
+    """Top-1 accuracy over groups (the chosen candidate is the labelled best), the judge's mean
+    probability of its pick and of the best candidate, and how often it picked each position."""
+    groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for item in scored:
+        groups[item["group"]].append(item)
+    decided = [g for g in groups.values() if all(i["passed"] is not None for i in g)]
+    right = [any(i["passed"] and i["label"] for i in g) for g in decided]
+    picks = [max((i["p_pass"] or 0.0) for i in g if i["passed"]) for g in decided if any(i["passed"] for i in g)]
+    best = [next(i["p_pass"] for i in g if i["label"]) for g in decided]
+    positions = defaultdict(int)
+    for g in decided:
+        for i in g:
+            if i["passed"]:
+                positions["first" if i["index"] == 0 else "last" if i["index"] == i["candidates"] - 1
+                          else "middle"] += 1
+    return {"groups": len(groups), "decided": len(decided), "top1": sum(right) / len(right) if right else None,
+            "p_pick": sum(picks) / len(picks) if picks else None,
+            "p_best": sum(p or 0.0 for p in best) / len(best) if best else None, "picked": dict(positions)}
+
+
+def _position(item: dict[str, Any]) -> str:
+    return "first" if item["index"] == 0 else "last" if item["index"] == item["candidates"] - 1 else "middle"
+
+
+def report_groups(name: str, split: str, rows: list[dict[str, Any]], scored: list[dict[str, Any]], calls: int,
+                  seconds: float) -> None:
+    import baselines as lexical
+
+    g, s = summarize_groups(scored), summarize(scored)
+    base = lexical.select_best_baselines(rows)
+    print(f"{name} [{split}] groups={g['groups']} rows={s['rows']} decided={g['decided']} errors={s['errors']} "
+          f"top1={_f(g['top1'])} (p(pick)={_f(g['p_pick'])}, p(best)={_f(g['p_best'])}, picked {g['picked']}) "
+          f"| per candidate BA={_f(s['balanced_accuracy'])} (pass {_f(s['pass_recall'])}, fail "
+          f"{_f(s['fail_recall'])}) AUC={_f(s['auc'])} | baselines top1: overlap={_f(base['overlap'])} "
+          f"longest={_f(base['longest'])} shortest={_f(base['shortest'])} random={_f(base['random'])} "
+          f"| calls/group={calls / max(g['groups'], 1):.2f} s/call={seconds / max(calls, 1):.2f}")
+    by_row = {row["id"]: row for row in rows}
+    slices: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for item in scored:
+        kind = item["kind"] or "-"
+        slices[kind].append(item)
+        slices["rubric-* (from llm_rubric)" if kind.startswith("rubric-") else "handwritten criteria"].append(item)
+        slices[f"{item['candidates']} candidates"].append(item)
+    for item in scored:  # the best candidate's position decides the group's slice
+        if item["label"]:
+            slices[f"best shown {_position(item)}"] += [i for i in scored if i["group"] == item["group"]]
+    for label, items in sorted(slices.items()):
+        k = summarize_groups(items)
+        b = lexical.select_best_baselines([by_row[i["id"]] for i in items])
+        print(f"    {label:<34} groups={k['groups']:<4} top1={_f(k['top1'])} p(pick)={_f(k['p_pick'])} "
+              f"| overlap={_f(b['overlap'])} longest={_f(b['longest'])} shortest={_f(b['shortest'])} "
+              f"random={_f(b['random'])}")
 
 
 def auc(scores: list[float], labels: list[int]) -> float | None:
@@ -181,14 +273,24 @@ def main() -> None:
     saved = []
     for name in args.metrics:
         rows = load_rows(name, args.split, args.kind)
-        if args.limit:
+        if args.limit and name in COMPARATIVE:  # whole groups
+            rows = [r for r in rows if r["group"] in list(dict.fromkeys(x["group"] for x in rows))[: args.limit]]
+        elif args.limit:
             rows = rows[: args.limit]
         if not rows:
             print(f"{name}: no labelled rows for split {args.split}")
             continue
         calls_before, start = service.stats.calls, time.perf_counter()
-        scored = asyncio.run(score_rows(name, rows, config))
+        scorer = score_groups if name in COMPARATIVE else score_rows
+        scored = asyncio.run(scorer(name, rows, config))
         seconds, calls = time.perf_counter() - start, service.stats.calls - calls_before
+        if name in COMPARATIVE:
+            report_groups(name, args.split, rows, scored, calls, seconds)
+            for item in scored:
+                if item["error"]:
+                    print(f"    error {item['id']}: {item['error'][:200]}")
+            saved += [{"metric": name, "split": args.split, **item} for item in scored]
+            continue
         s = summarize(scored)
         try:
             base = baselines(rows)

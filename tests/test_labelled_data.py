@@ -1,4 +1,4 @@
-"""Schema and sanity checks of the text and RAG labelled sets in tests/data/labelled (the agent and
+"""Schema and sanity checks of the text, RAG and select-best labelled sets in tests/data/labelled (the agent and
 conversation sets there have their own tests) and of the split fields of the older development
 sets: every row valid for its metric, the split fixed by (set, group), labels balanced within each
 split, enough groups per split, computable form facts agreeing with the label, and the committed
@@ -20,15 +20,17 @@ LABELLED = DATA / "labelled"
 sys.path.insert(0, str(DATA))
 
 import build_labelled_rag  # noqa: E402
+import build_labelled_select_best  # noqa: E402
 import build_labelled_text  # noqa: E402
 from splits import split_of  # noqa: E402
 
-NAMES = ["llm_rubric", "g_eval", "factuality", "answer_correctness", "rag_halueval", "rag_handwritten"]
+NAMES = ["llm_rubric", "g_eval", "factuality", "answer_correctness", "rag_halueval", "rag_handwritten", "select_best"]
 SETS = [LABELLED / f"{name}.jsonl" for name in NAMES]
 OLD_SETS = ["llm_rubric_dev", "factuality_dev", "g_eval_dev", "rag_dev", "rag_compound_dev", "rag_negation_dev",
             "rag_swap_dev", "retrieval_dev", "ranking_dev"]
 VALUE_KEY = {"llm-rubric": "rubric", "g-eval": "criteria", "factuality": "reference", "answer_correctness": "expected",
-             "context-recall": "expected"}
+             "context-recall": "expected", "select-best": "criteria"}
+COMPARATIVE = {"select-best"}  # one label-1 row (the best candidate) per group instead of balanced labels
 NEEDS_CONTEXT = {"context-faithfulness", "context-recall", "context-relevance", "retrieval_quality"}
 NEEDS_QUERY = {"context-relevance", "answer-relevance", "retrieval_quality", "answer_correctness", "factuality"}
 SOURCES = {"handwritten", "halueval-qa", "halueval-summarization"}
@@ -84,6 +86,7 @@ def test_the_split_follows_from_set_and_group_only(labelled):
 
 def test_labels_are_balanced_within_each_split_and_group(labelled):
     for name, rows in labelled.items():
+        rows = [row for row in rows if row["metric"] not in COMPARATIVE]
         per_split = Counter((row["metric"], row["split"], row["label"]) for row in rows)
         per_group = Counter((row["metric"], row["group"], row["label"]) for row in rows)
         for (metric, split, _), count in per_split.items():
@@ -120,6 +123,7 @@ def test_computable_form_facts_agree_with_the_label(labelled):
 def test_the_committed_sets_are_what_the_builders_produce(labelled):
     built = {name: build() for name, build in build_labelled_text.BUILDERS.items()}
     built["rag_handwritten.jsonl"] = build_labelled_rag.handwritten_rows()
+    built["select_best.jsonl"] = build_labelled_select_best.select_best_rows()
     for name, rows in built.items():
         assert rows == labelled[name], name
 
@@ -136,6 +140,52 @@ def test_halueval_rows_pair_a_right_and_a_hallucinated_answer(labelled):
         assert rows[0]["source"] == ("halueval-qa" if group.startswith("qa-") else "halueval-summarization"), group
 
 
+def _select_best_groups(labelled) -> dict[str, list[dict]]:
+    groups = defaultdict(list)
+    for row in labelled["select_best.jsonl"]:
+        groups[row["group"]].append(row)
+    return groups
+
+
+def test_each_select_best_group_is_one_test_with_one_best_candidate(labelled):
+    groups = _select_best_groups(labelled)
+    for group, rows in groups.items():
+        assert 2 <= len(rows) <= 4, group
+        assert sorted(r["label"] for r in rows) == [0] * (len(rows) - 1) + [1], group
+        assert [r["id"] for r in rows] == [f"select-best/{group}/{n}" for n in range(len(rows))], group
+        assert len({r["criteria"] for r in rows}) == len({r["kind"] for r in rows}) == 1, group
+        assert len({r["output"] for r in rows}) == len(rows), group
+    handwritten = [g for g, rows in groups.items() if "from" not in rows[0]]
+    assert len(handwritten) >= 30 and len({groups[g][0]["kind"] for g in handwritten}) >= 6
+    for split in ("tune", "test"):  # the best candidate is shown first in some groups, later in others
+        firsts = [groups[g][0]["label"] for g in groups if groups[g][0]["split"] == split]
+        assert 0.3 < sum(firsts) / len(firsts) < 0.7, split
+
+
+def test_select_best_groups_from_llm_rubric_keep_its_split(labelled):
+    rubric = {}
+    for row in labelled["llm_rubric.jsonl"]:
+        rubric.setdefault(row["group"], []).append(row)
+    derived = [rows for rows in _select_best_groups(labelled).values() if "from" in rows[0]]
+    assert len(derived) == len(rubric)
+    for rows in derived:
+        source = rubric[rows[0]["from"].removeprefix("llm-rubric/")]
+        assert rows[0]["split"] == source[0]["split"] and rows[0]["criteria"] == source[0]["rubric"], rows[0]["id"]
+        best = next(r["output"] for r in rows if r["label"])
+        assert best == next(r["output"] for r in source if r["label"]), rows[0]["id"]
+        assert {r["output"] for r in rows} == {r["output"] for r in source}, rows[0]["id"]
+
+
+def test_select_best_baselines_are_near_chance():
+    sys.path.insert(0, str(LABELLED))
+    import baselines
+
+    rows = _rows(LABELLED / "select_best.jsonl")
+    for split in ("tune", "test"):
+        base = baselines.select_best_baselines([r for r in rows if r["split"] == split])
+        assert max(base.values()) < 0.7, (split, base)
+
+
 @pytest.mark.parametrize("name", OLD_SETS)
 def test_the_older_sets_carry_their_split(name):
     for row in _rows(DATA / f"{name}.jsonl"):
@@ -149,4 +199,5 @@ def test_the_readme_reports_the_current_baselines():
 
     readme = (LABELLED / "README.md").read_text()
     lines = [line for name in [*baselines.NEW_SETS, *baselines.OLD_SETS] for line in baselines.report(name)]
+    lines += baselines.select_best_report()
     assert lines and [line for line in lines if line not in readme] == []

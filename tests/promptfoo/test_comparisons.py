@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 from pathlib import Path
 
 import pytest
@@ -43,6 +44,15 @@ def _run(path: Path, tmp_path: Path, respond=lambda r: pass_with(0.9), **options
         store.close()
 
 
+def _choose(fragment: str, probability: float = 0.9):
+    """A judge that picks, in whatever order the texts are shown, the one containing ``fragment``."""
+    def respond(request):
+        texts = re.findall(r'<Text index="(\d+)">\n(.*?)\n</Text>', request.messages[-1][1], re.S)
+        pick = next(i for i, text in texts if fragment in text)
+        return verdict(pick, probability, next(i for i, _ in texts if i != pick))
+    return respond
+
+
 def _statuses(cases: list) -> dict[str, str]:
     out: dict[str, str] = {}
     for case in cases:
@@ -56,21 +66,58 @@ def test_select_best_passes_only_the_judges_choice(tmp_path: Path, concurrency: 
     path = _write(tmp_path, TWO_PROMPTS + "tests:\n"
                   "  - description: cats\n    vars: {q: cats}\n    assert: [{type: select-best, value: the longest}]\n"
                   "  - description: dogs\n    vars: {q: dogs}\n    assert: [{type: select-best, value: the longest}]\n")
-    cases, requests = _run(path, tmp_path, lambda r: verdict("1", 0.9, "0"), concurrency=concurrency)
+    cases, requests = _run(path, tmp_path, _choose("longer"), concurrency=concurrency)
     assert _statuses(cases) == {"cats [prompt 1]": "failed", "cats [prompt 2]": "passed",
                                 "dogs [prompt 1]": "failed", "dogs [prompt 2]": "passed"}
-    assert len(requests) == 2  # one decision per test, shared by its cells
-    text = requests[0].messages[-1][1]
-    assert "Short: cats" in text and "A much longer answer about cats" in text
-    assert requests[0].options == ("0", "1")
+    assert len(requests) == 4  # one decision per test in each of the two orders, shared by its cells
+    cats = [r.messages[-1][1] for r in requests if "cats" in r.messages[-1][1]]
+    assert len(cats) == 2 and all(r.options == ("0", "1") for r in requests)
+    assert {text.index("Short: cats") < text.index("A much longer answer about cats") for text in cats} == {True, False}
     loser = next(c for c in cases if c["id"] == "cats [prompt 1]")["metrics"][0]
     assert loser["detail"]["chosen"] == "cats [prompt 2]"
+    assert loser["detail"]["shares"] == {"cats [prompt 1]": 0.1, "cats [prompt 2]": 0.9}
+    assert loser["detail"]["judge_reversed"]["option"] == "0"  # the longer text is shown first when reversed
+
+
+def test_select_best_cancels_a_judge_that_always_picks_the_last_text(tmp_path: Path) -> None:
+    path = _write(tmp_path, TWO_PROMPTS + "tests:\n  - description: t\n    vars: {q: x}\n"
+                  "    assert: [{type: select-best, value: the shortest}]\n")
+    # P(last) 0.7 in both orders: the shares tie at 0.5, and the first order's pick (the last text) wins
+    cases, _ = _run(path, tmp_path, lambda r: verdict("1", 0.7, "0"))
+    winner = next(c for c in cases if c["id"] == "t [prompt 2]")["metrics"][0]
+    assert winner["detail"]["shares"] == {"t [prompt 1]": 0.5, "t [prompt 2]": 0.5}
+    # a real preference for the first text outweighs a lean to the last: 0.6 shown first, 0.8 shown last
+    def leaning(request):
+        text = request.messages[-1][1]
+        short_first = text.index("Short: x") < text.index("longer")
+        return verdict("1", 0.4, "0") if short_first else verdict("1", 0.8, "0")
+
+    cases, _ = _run(path, tmp_path / "b", leaning)
+    assert _statuses(cases) == {"t [prompt 1]": "passed", "t [prompt 2]": "failed"}
+    winner = next(c for c in cases if c["id"] == "t [prompt 1]")["metrics"][0]
+    assert winner["detail"]["shares"] == {"t [prompt 1]": 0.7, "t [prompt 2]": 0.3}
+
+
+def test_select_best_orders_must_be_1_or_2(tmp_path: Path) -> None:
+    path = _write(tmp_path, TWO_PROMPTS + "tests:\n  - description: t\n    vars: {q: x}\n"
+                  "    assert: [{type: select-best, value: best, config: {orders: 3}}]\n")
+    with pytest.raises(SuiteError) as info:
+        load_suite(path).validate()
+    assert "config.orders must be 1" in info.value.problems[0].message
+
+
+def test_select_best_asks_once_with_orders_1(tmp_path: Path) -> None:
+    path = _write(tmp_path, TWO_PROMPTS + "tests:\n  - description: t\n    vars: {q: x}\n"
+                  "    assert: [{type: select-best, value: the longest, config: {orders: 1}}]\n")
+    cases, requests = _run(path, tmp_path, lambda r: verdict("1", 0.9, "0"))
+    assert len(requests) == 1 and _statuses(cases) == {"t [prompt 1]": "failed", "t [prompt 2]": "passed"}
+    assert "judge_reversed" not in cases[0]["metrics"][0]["detail"]
 
 
 def test_select_best_follows_the_judge_either_way(tmp_path: Path) -> None:
     path = _write(tmp_path, TWO_PROMPTS + "tests:\n  - description: t\n    vars: {q: x}\n"
                   "    assert: [{type: select-best, value: the shortest}]\n")
-    cases, _ = _run(path, tmp_path, lambda r: verdict("0", 0.8, "1"))
+    cases, _ = _run(path, tmp_path, _choose("Short", 0.8))
     assert _statuses(cases) == {"t [prompt 1]": "passed", "t [prompt 2]": "failed"}
 
 

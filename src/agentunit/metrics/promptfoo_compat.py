@@ -710,11 +710,17 @@ class SelectBest(JudgedMetric):
     judge is shown every output (numbered from 0, those whose call failed left out) and the criteria
     (the value), and picks one index, once per test; the chosen output passes with 1, the others fail
     with 0. As in promptfoo, a test needs at least two outputs. promptfoo's grader writes the index as
-    text; agentunit's judge chooses among the indices.
+    text; agentunit's judge chooses among the indices. Unlike promptfoo, the judge is asked in two
+    orders (given and reversed; ``config.orders: 1`` asks once) and each output's share is the mean of
+    its two probabilities: the small judge's pick otherwise follows the position (docs/promptfoo.md).
     """
 
     def setup(self) -> None:
         _require_text(self, "the criteria")
+        orders = (self.config or {}).get("orders", 2)
+        if isinstance(orders, bool) or orders not in (1, 2):
+            raise MetricConfigError(f"{self.name} config.orders must be 1 (promptfoo's one question) or 2 (the "
+                                    f"outputs also shown reversed, the default), got {orders!r}")
 
     async def evaluate_async(self, case, trace, outcome) -> MetricResult:
         from agentunit.promptfoo.compare import select_best

@@ -221,33 +221,57 @@ class ComparingTarget(Target):
 async def select_best(metric: Any, case: DatasetCase) -> tuple[float, bool, str, dict[str, Any]]:
     """promptfoo's select-best for ``case``: the judge picks the index of the output that best fits the
     criteria (the metric's value) among the test's outputs (cells whose call failed are left out);
-    the chosen cell passes with 1, the others fail with 0. Returns (value, passed, reason, detail)."""
+    the chosen cell passes with 1, the others fail with 0. Returns (value, passed, reason, detail).
+
+    Unlike promptfoo, the judge is asked twice, with the outputs in the given order and reversed
+    (``config.orders: 2``, default; ``1`` asks once, as promptfoo does): each output's share is the mean
+    of its probability in the two orders, and the highest share is chosen (a tie: the first order's
+    pick). The embedded judge picks the text shown last in three tests of four whatever it says; on the
+    select-best labelled set the two orders raise top-1 accuracy from 0.49 to 0.66 (docs/promptfoo.md).
+    """
     board, group = board_of(metric)
     criteria = str(metric.expected(case) or "")
+    orders = _orders(metric)
     attempt = board.next_evaluation(case.id, f"select-best:{criteria}")
 
-    async def decide() -> tuple[list[Cell], Any]:
+    async def decide() -> tuple[list[Cell], list[Any]]:
         cells = [c for c in await board.cells_of(group, attempt) if c.outcome is not None]
         if len(cells) < 2:
-            return cells, None
-        texts = "\n\n".join(f'<Text index="{i}">\n{c.outcome.output}\n</Text>' for i, c in enumerate(cells))
-        request = JudgeRequest((("system", SELECT_BEST_SYSTEM.format(criteria=criteria)),
-                                ("user", f"Here are the pieces of text:\n\n{texts}\n\nOutput the index of the text "
-                                         "that best fits the criteria.")),
-                               options=tuple(str(i) for i in range(len(cells))))
-        return cells, await current_judge().decide(request)
+            return cells, []
+        shown = [cells, cells[::-1]][:orders]
+        return cells, [await current_judge().decide(_select_best_request(criteria, order)) for order in shown]
 
-    cells, decision = await board.decided(("select-best", group, attempt, criteria), decide)
+    cells, decisions = await board.decided(("select-best", group, attempt, criteria, orders), decide)
     ids = [c.case.id for c in cells]
-    if decision is None:
+    if not decisions:
         raise AgentUnitError(f"select-best needs at least two outputs to compare, and this test has {len(ids)}")
-    chosen = int(decision.option)
+    n = len(ids)
+    shares = [decisions[0].probabilities.get(str(i), 0.0) for i in range(n)]
+    if len(decisions) == 2:
+        shares = [(p + decisions[1].probabilities.get(str(n - 1 - i), 0.0)) / 2 for i, p in enumerate(shares)]
+    first_pick = int(decisions[0].option)
+    chosen = max(range(n), key=lambda i: (shares[i], i == first_pick))
     mine = ids.index(case.id) if case.id in ids else None
     detail = {"criteria": criteria, "chosen": ids[chosen], "index": mine, "compared": ids,
-              "judge": decision.to_detail()}
+              "shares": {ids[i]: round(shares[i], 4) for i in range(n)}, "judge": decisions[0].to_detail()}
+    if len(decisions) == 2:
+        detail["judge_reversed"] = decisions[1].to_detail()
     if mine == chosen:
-        return 1.0, True, f"output selected as the best of {len(ids)}: {criteria}", detail
+        return 1.0, True, f"output selected as the best of {n}: {criteria}", detail
     return 0.0, False, f"output not selected ({ids[chosen]!r} was): {criteria}", detail
+
+
+def _orders(metric: Any) -> int:
+    """``config.orders`` (checked when the metric is built: 1 or 2), 2 when not given."""
+    return (getattr(metric, "config", None) or {}).get("orders", 2)
+
+
+def _select_best_request(criteria: str, cells: list[Cell]) -> JudgeRequest:
+    texts = "\n\n".join(f'<Text index="{i}">\n{c.outcome.output}\n</Text>' for i, c in enumerate(cells))
+    return JudgeRequest((("system", SELECT_BEST_SYSTEM.format(criteria=criteria)),
+                         ("user", f"Here are the pieces of text:\n\n{texts}\n\nOutput the index of the text "
+                                  "that best fits the criteria.")),
+                        options=tuple(str(i) for i in range(len(cells))))
 
 
 @dataclass

@@ -13,6 +13,10 @@ metric, see ``_texts``) and predicts pass/fail three ways:
 
 Balanced accuracy = (pass rate on label-1 rows + fail rate on label-0 rows) / 2; 0.5 is chance.
 
+select-best rows are scored by group instead (``select_best_baselines``): the top-1 accuracy of
+picking the candidate with the most word overlap with the criterion, the longest, the shortest, or a
+random one.
+
 Run: python tests/data/labelled/baselines.py  (prints the markdown table kept in README.md)
 """
 
@@ -130,12 +134,57 @@ def report(name: str) -> list[str]:
     return lines
 
 
+def groups_of(rows: list[dict]) -> dict[str, list[dict]]:
+    """select-best rows by group, each group's candidates in their shown order (the id's last part)."""
+    groups: dict[str, list[dict]] = defaultdict(list)
+    for row in rows:
+        groups[row["group"]].append(row)
+    return {g: sorted(c, key=lambda r: int(r["id"].rsplit("/", 1)[1])) for g, c in groups.items()}
+
+
+def _pick_accuracy(candidates: list[dict], scores: list[float]) -> float:
+    """Chance that picking a highest-scoring candidate (ties broken at random) picks the best one."""
+    top = [i for i, s in enumerate(scores) if s == max(scores)]
+    return sum(candidates[i]["label"] for i in top) / len(top)
+
+
+def select_best_baselines(rows: list[dict]) -> dict[str, float | None]:
+    """Top-1 accuracy over the groups of select-best rows of four pickers: the candidate with the
+    highest Jaccard word overlap with the criterion, the longest, the shortest (characters), and a
+    random one (1/n); ties count as a random pick among the tied."""
+    groups = list(groups_of(rows).values())
+    if not groups:
+        return {"overlap": None, "longest": None, "shortest": None, "random": None}
+    pickers = {"overlap": lambda r: _jaccard(r["criteria"], r["output"]), "longest": lambda r: len(r["output"]),
+               "shortest": lambda r: -len(r["output"])}
+    out = {name: sum(_pick_accuracy(c, [key(r) for r in c]) for c in groups) / len(groups)
+           for name, key in pickers.items()}
+    out["random"] = sum(1 / len(c) for c in groups) / len(groups)
+    return out
+
+
+def select_best_report() -> list[str]:
+    rows = [json.loads(line) for line in (DATA / "labelled" / "select_best.jsonl").read_text().splitlines()]
+    lines = []
+    for split in ("tune", "test"):
+        part = [r for r in rows if r["split"] == split]
+        base = select_best_baselines(part)
+        cells = " | ".join(f"{base[k]:.3f}" for k in ("overlap", "longest", "shortest", "random"))
+        lines.append(f"| select_best | {split} | {len(groups_of(part))} | {len(part)} | {cells} |")
+    return lines
+
+
 def main() -> None:
     print("| set | metric | split | rows | substring | Jaccard ≥ 0.5 | coverage (t from tune) |")
     print("|---|---|---|---|---|---|---|")
     for name in [*NEW_SETS, *OLD_SETS]:
         for line in report(name):
             print(line)
+    print()
+    print("| set | split | groups | rows | overlap | longest | shortest | random |")
+    print("|---|---|---|---|---|---|---|---|")
+    for line in select_best_report():
+        print(line)
 
 
 if __name__ == "__main__":
