@@ -229,3 +229,15 @@ def test_a_generated_image_is_held_against_its_prompt():
     assert check(drawn, "multimodal_coherence", prompt='A sign that says "OPEN 24 HOURS".').value == 1.0
     no_prompt = check(drawn, "cross_modal_grounding")
     assert no_prompt.value is None and "no prompt" in no_prompt.reason
+
+
+def test_quoted_text_is_found_despite_misread_letters_but_not_with_other_figures():
+    from agentunit.multimodal.metrics import _text_found
+
+    assert _text_found("ORDER 58213", ["0RDER 58213 confirmed"]) == (True, 0.909)  # a misread letter
+    assert _text_found("$25.00", ["Total $25.00"]) == (True, 1.0)
+    assert _text_found("Sales 2,500", ["SALES 2500"]) == (True, 1.0)
+    # a near-miss figure looks alike to a fuzzy match, but is another figure
+    assert _text_found("$250.00", ["Total $25.00"]) == (False, 0.0)
+    assert _text_found("ORDER 58231", ["ORDER 58213"]) == (False, 0.0)
+    assert _text_found("TX-71120", ["Reference TX-77120"]) == (False, 0.0)

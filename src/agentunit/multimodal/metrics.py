@@ -220,9 +220,14 @@ def _numbers_in(lines: list[str]) -> set[str]:
 
 
 def _text_found(claim: str, ocr_lines: list[str]) -> tuple[bool, float]:
+    """Is the quoted or ALL-CAPS text ``claim`` in the OCR text? Found as written (spacing ignored) or
+    within a few misread letters (the best fuzzy match ≥ 0.85) — but the figures in it must be read
+    exactly: "$250.00" is not found in "$25.00", however alike the two look."""
     want = _norm(claim)
     seen = _norm(" ".join(ocr_lines))
     if not want:
+        return False, 0.0
+    if not _numbers_in([claim]) <= _numbers_in(ocr_lines):
         return False, 0.0
     # OCR often drops the space between words ("SALES2024"), so spacing does not count.
     if want in seen or want.replace(" ", "") in seen.replace(" ", ""):
