@@ -303,11 +303,10 @@ def test_a_timed_out_metric_without_name_weight_or_label_gets_the_defaults():
                             "ran out")
 
 
-@pytest.mark.xfail(strict=True, reason="a metric object without `name` fails suite building with a bare "
-                                       "AttributeError (suite/cases.py _identity reads metric.name) instead of a "
-                                       "SuiteError saying the metric needs a name")
 def test_a_metric_object_without_a_name_is_refused_as_a_suite_problem():
     from agentunit.errors import SuiteError
 
-    with pytest.raises(SuiteError):
+    with pytest.raises(SuiteError) as info:
         evaluate(cases=[{"id": "c", "output": "x"}], metrics=[_Bare()])
+    assert str(info.value) == ("<suite>: metrics[0]: the metric object _Bare has no `name` — give it a `name` "
+                               "attribute (text): its results are stored and reported under that name")

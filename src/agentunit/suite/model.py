@@ -191,12 +191,25 @@ class Suite:
                                    suggestion="run `agentunit calibrate` with this judge to fit its thresholds")
         return self._calibrator
 
+    def _check_metric_objects(self) -> None:
+        """A suite-wide metric given as a Python object needs a ``name`` (its results are stored and reported
+        under it, and a case's own entry of that name replaces it): refused here, before any case is built."""
+        nameless = [(index, metric) for index, metric in enumerate(self.suite_metrics)
+                    if getattr(metric, "info", None) is None and not isinstance(getattr(metric, "name", None), str)]
+        for index, metric in nameless:
+            self.problems.error(f"the metric object {type(metric).__name__} has no `name`", ("metrics", index),
+                                suggestion="give it a `name` attribute (text): its results are stored and reported "
+                                           "under that name")
+        if nameless:
+            self.problems.raise_if_any()
+
     def validate(self, *, require_target: bool = False) -> int:
         """Read every case once; raise SuiteError with all problems, else return the case count.
 
         With ``require_target`` (the run will use the suite's own target), a suite without a target
         whose cases lack a recorded ``output`` is a problem, reported at the first such case.
         """
+        self._check_metric_objects()
         ids = _CaseIds()
         count = 0
         kept: list[DatasetCase] | None = []
