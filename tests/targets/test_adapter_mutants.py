@@ -4,6 +4,8 @@ testing found these unpinned; the Runner's own tests are in tests/test_api.py)."
 
 import asyncio
 
+import pytest
+
 from agentunit.core.outcome import AdapterOutcome
 from agentunit.datasets.base import DatasetCase
 from agentunit.targets.adapter import AdapterTarget
@@ -120,3 +122,14 @@ def test_aclose_cleans_up_only_a_prepared_adapter_and_once():
 
     asyncio.run(go())
     assert (adapter.prepared, adapter.cleaned) == (1, 1)
+
+
+@pytest.mark.parametrize("retries", [-1, 1.5, True, "2"])
+def test_a_retry_count_that_is_not_a_whole_number_from_zero_is_refused(retries):
+    from agentunit.core.scenario import Scenario
+
+    with pytest.raises(ValueError, match=r"retries must be a whole number ≥ 0, got "):
+        AdapterTarget(object(), retries=retries)
+    with pytest.raises(ValueError) as info:
+        Scenario(name="s", adapter=object(), retries=retries)
+    assert str(info.value) == f"scenario 's': retries must be a whole number ≥ 0, got {retries!r}"

@@ -32,6 +32,11 @@ class Scenario:
     tags: list[str] = field(default_factory=list)
     dataset_source: Any = None
 
+    def __post_init__(self) -> None:
+        # A negative count would make the adapter target run a case no times at all: every case without output.
+        if isinstance(self.retries, bool) or not isinstance(self.retries, int) or self.retries < 0:
+            raise ValueError(f"scenario {self.name!r}: retries must be a whole number ≥ 0, got {self.retries!r}")
+
     def iter_cases(self) -> Iterator[DatasetCase]:
         source = self.dataset if self.dataset is not None else self.dataset_source
         if source is None:

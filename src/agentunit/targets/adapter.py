@@ -24,6 +24,8 @@ class AdapterTarget(Target):
 
     def __init__(self, adapter: Any, retries: int = 0):
         super().__init__({"type": "adapter", "adapter": getattr(adapter, "name", type(adapter).__name__)})
+        if isinstance(retries, bool) or not isinstance(retries, int) or retries < 0:
+            raise ValueError(f"retries must be a whole number ≥ 0, got {retries!r}")
         self.adapter = adapter
         self.retries = retries
         self._prepared = False
