@@ -37,6 +37,7 @@ from agentunit.calibration.stats import (
     pass_recall,
     wilson_interval,
 )
+from agentunit.calibration.stats import roc_auc as auc
 from agentunit.core.envelope import build_trace, parse_reply
 from agentunit.datasets.base import DatasetCase
 from agentunit.judges.service import service_for, use_judge
@@ -192,14 +193,6 @@ def report_groups(name: str, split: str, rows: list[dict[str, Any]], scored: lis
               f"random={_f(b['random'])}")
 
 
-def auc(scores: list[float], labels: list[int]) -> float | None:
-    """ROC AUC by ranks (Mann–Whitney U), ties counted half."""
-    pos = [s for s, y in zip(scores, labels, strict=True) if y]
-    neg = [s for s, y in zip(scores, labels, strict=True) if not y]
-    if not pos or not neg:
-        return None
-    wins = sum((p > n) + 0.5 * (p == n) for p in pos for n in neg)
-    return wins / (len(pos) * len(neg))
 
 
 def summarize(scored: list[dict[str, Any]]) -> dict[str, Any]:

@@ -34,6 +34,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from agentunit import check
 from agentunit.calibration.stats import best_threshold
+from agentunit.calibration.stats import roc_auc as auc
 from agentunit.judges.service import current_judge, pass_fail
 from agentunit.media import Media
 from agentunit.multimodal import evidence
@@ -127,12 +128,6 @@ def overlap(metric: str, row: dict[str, Any]) -> float:
 
 # -- figures ------------------------------------------------------------------------------------------
 
-def auc(scores: list[float], labels: list[int]) -> float | None:
-    pos = [s for s, y in zip(scores, labels, strict=True) if y]
-    neg = [s for s, y in zip(scores, labels, strict=True) if not y]
-    if not pos or not neg:
-        return None
-    return sum((p > n) + 0.5 * (p == n) for p in pos for n in neg) / (len(pos) * len(neg))
 
 
 def figures(items: list[dict[str, Any]]) -> dict[str, Any]:

@@ -47,6 +47,7 @@ import build  # noqa: E402  (tests/data/video/build.py: the clips)
 
 from agentunit import check  # noqa: E402
 from agentunit.calibration.stats import best_threshold  # noqa: E402
+from agentunit.calibration.stats import roc_auc as auc  # noqa: E402
 from agentunit.multimodal.metrics import content_words  # noqa: E402
 
 METRICS = {name: file for file, name in build.SETS.items()}
@@ -104,12 +105,6 @@ def jaccard(a: str, b: str) -> float:
 
 # -- figures ------------------------------------------------------------------------------------------
 
-def auc(scores: list[float], labels: list[int]) -> float | None:
-    pos = [s for s, y in zip(scores, labels, strict=True) if y]
-    neg = [s for s, y in zip(scores, labels, strict=True) if not y]
-    if not pos or not neg:
-        return None
-    return sum((p > n) + 0.5 * (p == n) for p in pos for n in neg) / (len(pos) * len(neg))
 
 
 def _recall(items: list[dict[str, Any]], label: int, key: str = "passed") -> float | None:

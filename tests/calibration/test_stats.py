@@ -123,3 +123,10 @@ def test_cross_validation_fits_on_other_folds():
     assert stats.best_threshold(scores, humans).balanced_accuracy == pytest.approx(5 / 6)
     assert stats.cross_validated_balanced_accuracy(scores, humans) == (pytest.approx(0.5), 3)
     assert stats.cross_validated_balanced_accuracy([0.2, 0.9, 0.8], [False, True, True]) is None  # one fail
+
+
+def test_roc_auc_counts_pairs_ordered_right_and_ties_as_half():
+    # pass scores 0.9, 0.6; fail scores 0.6, 0.2: pairs (0.9>0.6) (0.9>0.2) (0.6=0.6 half) (0.6>0.2) → 3.5 / 4
+    assert stats.roc_auc([0.9, 0.6, 0.6, 0.2], [True, True, False, False]) == 0.875
+    assert stats.roc_auc([0.1, 0.9], [True, False]) == 0.0
+    assert stats.roc_auc([0.5, 0.7], [True, True]) is None

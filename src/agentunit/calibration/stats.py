@@ -136,6 +136,17 @@ class BestThreshold:
     high: float
 
 
+def roc_auc(scores: Sequence[float], humans: Sequence[bool]) -> float | None:
+    """ROC AUC of ``scores`` against ``humans``: the chance that a case a person passes scores above one they
+    fail (Mann–Whitney U / (n_pass · n_fail), ties counted half); None unless both classes are present."""
+    passing = [s for s, h in zip(scores, humans, strict=True) if h]
+    failing = [s for s, h in zip(scores, humans, strict=True) if not h]
+    if not passing or not failing:
+        return None
+    wins = sum((p > f) + 0.5 * (p == f) for p in passing for f in failing)
+    return wins / (len(passing) * len(failing))
+
+
 def best_threshold(scores: Sequence[float], humans: Sequence[bool]) -> BestThreshold | None:
     """The threshold in [0, 1] maximising balanced accuracy of ``score ≥ threshold``; None unless both
     classes are present.
