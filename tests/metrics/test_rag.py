@@ -5,7 +5,9 @@ import contextlib
 import pytest
 
 from agentunit import check, evaluate
+from agentunit.errors import MetricConfigError
 from agentunit.judges.base import JudgeReply
+from agentunit.metrics import create_metric
 from agentunit.metrics.rag import cap_support, evidence
 from tests.judge_helpers import pass_with, scripted_judge
 
@@ -97,3 +99,33 @@ def test_context_from_the_envelope_in_a_run(scripted):
     result = evaluate(cases=[{"prompt": "Capital of France?", "metrics": ["context-faithfulness"]}], target=rag_app,
                       judge=service)
     assert result.passed and result.cases[0]["metrics"][0]["detail"]["claims"][0]["support"] == pytest.approx(0.9)
+
+
+def _graded_judge(probabilities: dict[str, float]):
+    """P(useful) by the marker word the passage holds (the question's text holds none)."""
+    def respond(request):
+        passage = request.messages[-1][1].split("Passage:", 1)[1]
+        return pass_with(next((p for word, p in probabilities.items() if word in passage), 0.05))
+    return respond
+
+
+def test_retrieval_quality_counts_items_as_useful_only_near_the_best_one():
+    """The small judge rates passages about other facts of the subject 0.6–0.8 beside ~0.9 for the one that
+    answers: soft relevances scored a buried answer almost as high as one ranked first. An item counts when
+    P ≥ 0.5 and within ``margin`` of the best item's P; average precision over those."""
+    with scripted_judge(_graded_judge({"ANSWER": 0.93, "ALSO": 0.88, "TOPIC": 0.78, "NOISE": 0.2})):
+        buried = check("x", "retrieval_quality", query="Who?", context=["TOPIC a", "TOPIC b", "ANSWER"])
+        assert buried.value == pytest.approx(1 / 3) and buried.passed is False
+        assert buried.detail["useful"] == [False, False, True]
+        assert buried.reason == "average precision 0.333 over 3 items (useful at rank 3)"
+        first = check("x", "retrieval_quality", query="Who?", context=["ANSWER", "TOPIC a", "ALSO"])
+        assert first.value == pytest.approx((1 + 2 / 3) / 2) and first.passed is True  # 0.833 ≥ 0.8
+        assert first.detail["relevance"] == pytest.approx([0.93, 0.78, 0.88], abs=1e-3)
+        wide = check("x", {"metric": "retrieval_quality", "config": {"margin": 0.2}}, query="Who?",
+                     context=["TOPIC a", "ANSWER"])
+        assert wide.value == pytest.approx(1.0) and wide.detail["margin"] == 0.2
+        nothing = check("x", "retrieval_quality", query="Who?", context=["NOISE", "NOISE again"])
+        assert nothing.value == 0.0 and nothing.reason == "no retrieved item is useful"
+    for bad in (-0.1, 1.5, "0.1", True):
+        with pytest.raises(MetricConfigError, match=r"config\.margin must be a number from 0 to 1"):
+            create_metric("retrieval_quality", config={"margin": bad})

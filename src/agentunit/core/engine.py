@@ -277,10 +277,12 @@ class Engine:
         deadline = time.monotonic() + self.timeout
         try:
             metrics = self._metrics_of(case)
-        except Exception:
-            metrics = None  # reported below, with the case
+        except Exception as exc:  # metric specs on a DatasetCase given to the API: checked only here
+            metrics, error = [], f"a metric of this case cannot be built: {type(exc).__name__}: {exc}"
         try:
-            if _scripted_conversation(case):
+            if error is not None:  # no target call for a case that cannot be scored
+                outcome = Outcome(output=None, success=False)
+            elif _scripted_conversation(case):
                 case, outcome, trace = await self._converse(case, repeat, deadline)
             else:
                 outcome, trace = await self._call_target(case, repeat, deadline, _meter_options(metrics or []))
@@ -290,8 +292,6 @@ class Engine:
             outcome, error = Outcome(output=None, success=False), str(exc)
         except Exception as exc:  # the system under test raised: this case errors, the run goes on
             outcome, error = Outcome(output=None, success=False), f"{type(exc).__name__}: {exc}"
-        if metrics is None:
-            metrics = self._metrics_of(case)
         if error is None and outcome.output is not None and (self._target_transforms or self.suite.case_transforms):
             error = self._transform(case, outcome)
         if error is None and outcome.success is False and outcome.error:
