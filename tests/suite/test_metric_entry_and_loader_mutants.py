@@ -13,6 +13,8 @@ import pytest
 from agentunit.errors import SuiteError
 from agentunit.metrics.registry import register_metric, restored
 from agentunit.suite import load_suite, suite_from_dict
+from agentunit.suite.cases import Where, expected_cell_entry
+from agentunit.suite.problems import Problems
 
 _ALLOWED = ("assert, config, expcted_output, expected_output, expected_pass, label, metric, metrics, threshold, type, "
             "value, weight")
@@ -214,6 +216,20 @@ def test_a_case_metric_replaces_a_python_metric_object_by_its_display_name():
     first, second = suite.iter_cases()
     assert [(m.name, getattr(m, "value", None)) for m in first.metrics] == [("contains", "sdq-s")]
     assert second.metrics == [other]
+
+
+@pytest.mark.parametrize(("cell", "entry"), [
+    ("similar:cosine(0.8): sdq x", {"type": "similar", "value": "sdq x", "threshold": 0.8,
+                                    "config": {"metric": "cosine"}}),
+    ("not-similar:dot: sdq y", {"type": "not-similar", "value": "sdq y", "config": {"metric": "dot"},
+                                "threshold": 0.75}),
+])
+def test_a_similar_cell_naming_its_measure_puts_it_in_config(cell, entry):
+    """promptfoo's `similar:cosine(0.8): …` (a CSV `__expected` cell) is the `similar` metric with the measure
+    in `config.metric`, its threshold kept or promptfoo's 0.75 given."""
+    problems = Problems(file="c.csv")
+    assert expected_cell_entry("__expected", cell, Where("c.csv", (), line=2, from_data=True), problems) == entry
+    assert problems.errors == []
 
 
 # --- the loader -------------------------------------------------------------------------------------------------------
