@@ -16,7 +16,13 @@ import pytest
 
 from agentunit.errors import AgentUnitError
 from agentunit.judges import JudgeRequest
-from agentunit.judges.providers import AnthropicProvider, OpenAIProvider, _first_token_logprobs, _token_counts
+from agentunit.judges.providers import (
+    PROVIDERS,
+    AnthropicProvider,
+    OpenAIProvider,
+    _first_token_logprobs,
+    _token_counts,
+)
 from tests.http_helpers import RecordingServer
 
 
@@ -241,3 +247,11 @@ def test_defaults_and_a_bad_size_limit_name_the_judge():
     with pytest.raises(AgentUnitError) as info:
         OpenAIProvider({"max_response_bytes": 0})
     assert str(info.value) == "judge: max_response_bytes must be a whole number of bytes ≥ 1, got 0"
+
+
+def test_provider_names_answer_membership_without_importing_and_unhashable_names_are_none():
+    """``name in PROVIDERS`` is answered from the table of names (a lookup would import the provider's
+    module); a value that cannot be a key (a list, a dict from a malformed suite) is no provider's name."""
+    assert "openai" in PROVIDERS and "local" in PROVIDERS
+    assert "no-such-provider" not in PROVIDERS
+    assert ["openai"] not in PROVIDERS and {"provider": "openai"} not in PROVIDERS
