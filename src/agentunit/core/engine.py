@@ -285,7 +285,7 @@ class Engine:
             elif _scripted_conversation(case):
                 case, outcome, trace = await self._converse(case, repeat, deadline)
             else:
-                outcome, trace = await self._call_target(case, repeat, deadline, _meter_options(metrics or []))
+                outcome, trace = await self._call_target(case, repeat, deadline, _meter_options(metrics))
         except asyncio.TimeoutError:
             outcome, error = Outcome(output=None, success=False), f"target timed out after {self.timeout:g} s"
         except (AgentUnitError, EnvelopeError) as exc:

@@ -317,16 +317,10 @@ class RetrievalQualityMetric(JudgedMetric):
         detail = {"relevance": [round(r, 4) for r in relevance], "useful": useful, "margin": self.margin}
         if not any(useful):
             return self.result(0.0, reason="no retrieved item is useful", detail=detail)
-        found = 0
-        ap = 0.0
-        for k, hit in enumerate(useful, 1):
-            if hit:
-                found += 1
-                ap += found / k
-        ap /= found
-        ranks = ", ".join(str(k) for k, hit in enumerate(useful, 1) if hit)
+        ranks = [k for k, hit in enumerate(useful, 1) if hit]
+        ap = sum(found / k for found, k in enumerate(ranks, 1)) / len(ranks)  # P@k at each useful item's rank
         return self.result(ap, reason=f"average precision {ap:.3f} over {len(passages)} items "
-                                      f"(useful at rank {ranks})", detail=detail)
+                                      f"(useful at rank {', '.join(map(str, ranks))})", detail=detail)
 
 
 @register("answer-relevance", family="rag", needs=("output", "query"), threshold=0.5, model="judge",
