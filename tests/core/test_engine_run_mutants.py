@@ -172,6 +172,18 @@ def test_a_filter_matches_ids_or_prompts_and_skips_cases_without_stopping(tmp_pa
     assert [(c["id"], c["output"]) for c in result.cases] == [("two", "beta match"), ("four-XX", "y")]
 
 
+def test_a_filter_matches_a_hand_built_case_whose_id_is_a_number():
+    """DatasetCase objects built in Python may carry an int id: it is stored, reported and filtered as text."""
+    from agentunit.datasets.base import DatasetCase
+
+    cases = [DatasetCase(id=7, query="alpha"), DatasetCase(id=12, query="beta")]
+    contains_a = [{"metric": "contains", "value": "a"}]
+    result = evaluate(cases=cases, target=lambda prompt: prompt, metrics=contains_a, filter="^12$")
+    assert [c["id"] for c in result.cases] == ["12"]
+    every = evaluate(cases=cases, target=lambda prompt: prompt, metrics=contains_a)
+    assert [c["id"] for c in every.cases] == ["7", "12"]
+
+
 def test_an_invalid_filter_is_refused_with_its_regex_error(tmp_path):
     """The message names the option and says what is wrong with the expression."""
     with pytest.raises(AgentUnitError) as info:

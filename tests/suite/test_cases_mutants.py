@@ -13,7 +13,7 @@ import pytest
 
 from agentunit.errors import SuiteError
 from agentunit.suite import load_suite
-from agentunit.suite.cases import Where, expected_cell_entry, threshold_defaulted
+from agentunit.suite.cases import Where, build_case, expected_cell_entry, threshold_defaulted
 from agentunit.suite.loader import suite_from_dict
 from agentunit.suite.problems import Problems
 from tests.suite.test_loader import _problems, _write
@@ -84,7 +84,6 @@ def test_verdict_problems_in_a_cases_file_name_its_file_and_line(tmp_path):
     assert _problems(path) == [
         f"{cases}:1: metrics[0].assert[0].expected_pass: expected_pass is a human verdict on one case: it cannot go on "
         "a suite-wide or nested metric — put `expected_pass:` on the case, or on a metric entry of the case",
-        f"{cases}:1: metrics[0]: assert-set needs metrics under `assert:`",  # its only child was refused
         f"{cases}:2: metrics[0].expected_pass: expected_pass labels a judge-backed metric for `agentunit calibrate`; "
         "'contains' does not use the judge — remove it, or put it on a judge metric (llm-rubric, factuality, "
         "g-eval, …)"]
@@ -254,3 +253,38 @@ def test_an_entry_checked_in_one_place_is_checked_again_in_another(tmp_path):
     assert _problems(path) == [
         f"{tmp_path / 'c.jsonl'}:1: metrics[0].metric: metric 'python' runs code, and a cases file is data — declare "
         "code checks in the suite file (metrics:, defaults: or an inline case), where the suite's author wrote them"]
+
+
+def test_an_assert_set_whose_children_were_refused_reports_only_their_errors():
+    # Its only child's error says what is wrong; "needs metrics under assert:" on top would mislead.
+    assert _dict_problems({"target": "echo", "cases": [{"prompt": "hi", "metrics": [
+        {"metric": "assert-set", "assert": [{"metric": "regex", "value": "("}]}]}]}) == [
+        "<suite>: cases[0].metrics[0].assert[0].value: invalid regular expression '(': missing ) at position 1"]
+    assert _dict_problems({"target": "echo", "cases": [{"prompt": "hi", "metrics": [
+        {"metric": "assert-set", "assert": []}]}]}) == [
+        "<suite>: cases[0].metrics[0]: assert-set needs metrics under `assert:`"]
+
+
+def test_problems_count_past_the_kept_fifty_and_say_how_many_are_not_shown():
+    problems = Problems(file="s.yaml")
+    for i in range(53):
+        problems.error(f"bad {i}", line=i + 1)
+    problems.warn("careful", line=1)
+    assert (len(problems.errors), problems.error_count, problems.warning_count) == (50, 53, 1)
+    with pytest.raises(SuiteError) as raised:
+        problems.raise_if_any()
+    shown = [str(p) for p in raised.value.problems]
+    assert len(shown) == 51 and shown[49].startswith("s.yaml:50: bad 49")
+    assert shown[50] == "s.yaml:50: 3 more errors not shown — fix the 50 above and load the suite again"
+
+
+def test_a_record_past_the_fiftieth_error_is_still_refused():
+    # build_case compares error counts: once the kept list is full it must still see the record's problem.
+    problems = Problems()
+    for i in range(50):
+        problems.error(f"earlier {i}")
+    args = {"where": Where("c.jsonl", ("cases", 60), line=61), "defaults": {}, "inherited_metrics": [],
+            "prompt_template": None, "problems": problems}
+    assert build_case({"prompt": "hi", "metrics": [{"metric": "regex", "value": "("}]}, index=60, **args) is None
+    assert build_case({"prompt": "hi", "metrics": ["is-json"]}, index=61, **args) is not None
+    assert (len(problems.errors), problems.error_count) == (50, 51)

@@ -157,6 +157,8 @@ class Engine:
 
     def _jobs(self, skip: set[tuple[str, int]]) -> Iterator[tuple[int, DatasetCase, int]]:
         for seq, case in enumerate(self.suite.iter_cases()):
+            if not isinstance(case.id, str):  # a case built in Python may carry a number: ids are text from here on
+                case = dataclasses.replace(case, id=str(case.id))
             if self._filter and not (self._filter.search(case.id) or self._filter.search(case.query or "")):
                 continue
             stored_id = encodable(str(case.id))  # the store keeps ids made encodable: resume must match them

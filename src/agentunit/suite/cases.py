@@ -139,11 +139,11 @@ def parse_metric_entry(entry: Any, where: Where, keys: tuple[Any, ...], problems
         metric = _ENTRY_MEMO.get(memo_key)
         if metric is not None:
             return metric
-    noted_before = len(problems.errors), len(problems.warnings)
+    noted_before = problems.error_count, problems.warning_count
     metric = _parse_metric_entry(entry, where, keys, problems, labelled=labelled)
     # Memoised only when it raised no problem: an error that still builds the metric (an unknown field)
     # must be reported again wherever the same entry is written again.
-    if memo_key is not None and metric is not None and (len(problems.errors), len(problems.warnings)) == noted_before:
+    if memo_key is not None and metric is not None and (problems.error_count, problems.warning_count) == noted_before:
         if len(_ENTRY_MEMO) >= _METRIC_CACHE_LIMIT:
             _ENTRY_MEMO.clear()
         _ENTRY_MEMO[memo_key] = metric
@@ -288,8 +288,11 @@ def _assert_set(spec: dict[str, Any], child_key: str | None, name: str, threshol
                 config: Any, label: Any, where: Where, keys: tuple[Any, ...], problems: Problems) -> Any | None:
     """An assert-set's children are metric entries themselves, parsed (and located) like any other."""
     key = child_key or "value"
+    noted_before = problems.error_count
     children = parse_metric_list(spec.get(key), where, (*keys, key), problems)
     if not children:
+        if problems.error_count > noted_before:  # its children's errors already say what is wrong
+            return None
         problems.error("assert-set needs metrics under `assert:`", where.at(*keys), file=where.file,
                        line=where.line)
         return None
@@ -416,7 +419,7 @@ def build_case(
         problems.error(f"a case must be an object, got {shown(raw)}", where.key_path, file=where.file,
                        line=where.line)
         return None
-    before = len(problems.errors)
+    before = problems.error_count
     expected_cells = raw.get(EXPECTED_CELLS) if where.from_data else None
     if expected_cells is not None:
         raw = {k: v for k, v in raw.items() if k != EXPECTED_CELLS}
@@ -465,7 +468,7 @@ def build_case(
         except MetricConfigError as exc:
             problems.error(f"{exc} (used by {info.name!r} as its value)", where.at("expected_output"),
                            file=where.file, line=where.line)
-    if len(problems.errors) > before:
+    if problems.error_count > before:
         return None
     case_verdict = raw.get("expected_pass")
     if verdicts is not None and (case_verdict is not None or any(v is not None for v in own_verdicts)):

@@ -38,14 +38,20 @@ class Problems:
     file: str | None = None
     errors: list[_Pending] = field(default_factory=list)
     warnings: list[_Pending] = field(default_factory=list)
+    # Every problem noted, kept ones and those past MAX_PROBLEMS: callers compare these counts to learn
+    # whether a step found a problem, which the kept lists stop telling once they are full.
+    error_count: int = 0
+    warning_count: int = 0
 
     def error(self, message: str, key_path: tuple[Any, ...] = (), *, file: str | None = None,
               line: int | None = None, suggestion: str | None = None) -> None:
+        self.error_count += 1
         if len(self.errors) < MAX_PROBLEMS:
             self.errors.append(_Pending(message, file or self.file, key_path, line, suggestion))
 
     def warn(self, message: str, key_path: tuple[Any, ...] = (), *, file: str | None = None,
              line: int | None = None, suggestion: str | None = None) -> None:
+        self.warning_count += 1
         if len(self.warnings) < MAX_PROBLEMS:
             self.warnings.append(_Pending(message, file or self.file, key_path, line, suggestion))
 
@@ -75,7 +81,12 @@ class Problems:
 
     def raise_if_any(self) -> None:
         if self.errors:
-            raise SuiteError(self.resolve(self.errors))
+            found = self.resolve(self.errors)
+            if self.error_count > len(self.errors):
+                more = self.error_count - len(self.errors)
+                found.append(Problem(f"{more} more errors not shown", file=found[-1].file, line=found[-1].line,
+                                     suggestion=f"fix the {len(self.errors)} above and load the suite again"))
+            raise SuiteError(found)
 
     def warning_texts(self) -> list[str]:
         return [f"warning: {p}" for p in self.resolve(self.warnings)]
