@@ -13,11 +13,14 @@ from tests.judge_helpers import pass_with, scripted_judge
 
 
 def _marker_judge(passing=("Paris",), garbage=False):
-    """PASS for claims (passages, responses) holding a marker, FAIL otherwise; or unreadable text."""
+    """PASS for claims (passages, responses) holding a marker, FAIL otherwise; or unreadable text. Asked for
+    its own answer to a question (a generation), the first marker."""
 
     def respond(request):
         if garbage:
             return JudgeReply("no idea")
+        if not request.options:
+            return JudgeReply(passing[0])
         text = request.messages[-1][1].split("Claim:")[-1].split("Passage:")[-1].split("Response:")[-1]
         return pass_with(0.9 if any(p in text.split("\n\n")[0] for p in passing) else 0.1)
 

@@ -7,7 +7,8 @@ PASS/FAIL decision against the context, read from token probabilities, with the 
 start of the prompt so llama.cpp reuses its cache across claims and metrics. A claim carries what
 it needs to be checked on its own: an answer of fewer than 12 words is shown with the question it
 answers ("Question: … Answer: …"); a bare "yes"/"no" is scored by asking the judge the question
-itself (P(yes), or 1 − P(yes) for "no"); a sentence that opens with a pronoun is shown after the
+itself (P(yes), or 1 − P(yes) for "no"), and any other short answer is compared with the judge's own
+answer to the question (``agreement_support``); a sentence that opens with a pronoun is shown after the
 sentence before it. Deterministic evidence runs alongside: a number or a capitalised name in a claim
 (not the question) that appears nowhere in the context caps the claim's support (see ``evidence``).
 Long contexts are cut to the passages most similar to the claim and its question (embeddings).
@@ -18,11 +19,13 @@ docs/rag.md.
 from __future__ import annotations
 
 import re
+import string
+from collections import Counter
 from typing import Any
 
 from agentunit.errors import MetricConfigError
-from agentunit.judges.base import Decision
-from agentunit.judges.service import pass_fail
+from agentunit.judges.base import Decision, JudgeRequest
+from agentunit.judges.service import current_judge, pass_fail
 from agentunit.metrics._claims import atomic_claims
 from agentunit.metrics._sentences import split_sentences
 from agentunit.metrics.base import MetricResult
@@ -33,6 +36,10 @@ MAX_CONTEXT_CHARS = 2400  # beyond this, only the passages most similar to the c
 TOP_PASSAGES = 4
 NUMBER_CAP = 0.1   # support of a claim with a number the context lacks
 ENTITY_CAP = 0.3   # support of a claim with a name the context lacks
+# A short answer against the judge's own answer to its question (token F1), chosen on the tune rows
+# (docs/rag.md): agreement lifts the support half-way to 1, no shared word scales it by 0.75.
+AGREE_F1, AGREE_LIFT = 0.7, 0.5
+DISAGREE_F1, DISAGREE_SCALE = 0.1, 0.75
 _NUMBER = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?")
 _NAME = re.compile(r"\b[A-Z][a-zA-Z]{2,}\b")
 # Capitalised words that are not names (sentence starters and the like).
@@ -130,18 +137,74 @@ async def _judge_probability(claim: str, shown: str, question: str | None, previ
     return decision.probabilities["PASS"], decision
 
 
+_ARTICLES = re.compile(r"\b(a|an|the)\b")
+_PUNCTUATION = str.maketrans("", "", string.punctuation)
+
+
+def _answer_words(text: str) -> list[str]:
+    """SQuAD's answer normalisation: lower case, no punctuation, no articles, split on whitespace."""
+    return _ARTICLES.sub(" ", text.lower().translate(_PUNCTUATION)).split()
+
+
+def answer_f1(own: str, proposed: str) -> float:
+    """SQuAD token F1 between two short answers (0 when they share no word)."""
+    a, b = _answer_words(own), _answer_words(proposed)
+    shared = sum((Counter(a) & Counter(b)).values())
+    if not shared:
+        return 0.0
+    precision, recall = shared / len(a), shared / len(b)
+    return 2 * precision * recall / (precision + recall)
+
+
+_LEADING_YES_NO = re.compile(r"^\W*(yes|no)\b", re.I)
+
+
+async def _own_answer(question: str, shown: str) -> str:
+    """The judge's own short answer to the question from the shown context (greedy, cached)."""
+    text, _, _ = await current_judge().generate(JudgeRequest(
+        (("system", "You answer questions from a context. Reply with a short phrase only."),
+         ("user", f"Context:\n{shown}\n\nQuestion: {question}\n\nAnswer the question with the shortest phrase "
+                  "from the context that answers it.")), max_tokens=24))
+    return text.strip()
+
+
+def agreement_support(support: float, claim: str, own: str, capped: bool) -> tuple[float, float]:
+    """(support after comparing the short answer with the judge's own answer, their token F1).
+
+    An answer that opens with yes/no while the judge's own answer opens with the other is contradicted:
+    support ≤ 0.1. Otherwise F1 ≥ 0.7 (they agree) moves an uncapped support half-way to 1, and F1 < 0.1
+    (no shared word) scales it by 0.75; in between it is kept."""
+    f1 = answer_f1(own, claim)
+    stated, judged = _LEADING_YES_NO.match(claim), _LEADING_YES_NO.match(own)
+    if stated:
+        if judged and judged.group(1).lower() != stated.group(1).lower():
+            return min(support, NUMBER_CAP), f1
+        return support, f1
+    if f1 >= AGREE_F1 and not capped:
+        return support + AGREE_LIFT * (1 - support), f1
+    if f1 < DISAGREE_F1:
+        return support * DISAGREE_SCALE, f1
+    return support, f1
+
+
 async def claim_support(claim: str, passages: list[str], question: str | None = None,
                         previous: str | None = None) -> dict[str, Any]:
     """One claim against the context: the judge's P(supported), the evidence, the capped support.
     ``question`` (a short answer's question) and ``previous`` (the sentence a pronoun refers back to)
-    are shown with the claim; the evidence looks at the claim alone."""
+    are shown with the claim; the evidence looks at the claim alone. A short answer (not a bare yes/no)
+    is also compared with the judge's own answer to its question (``agreement_support``)."""
     framed = f"{question} {claim}" if question else f"{previous} {claim}" if previous else claim
     shown = await _passages_for(framed, passages)
     probability, decision = await _judge_probability(claim, shown, question, previous)
     found = evidence(claim, "\n".join(passages))
-    record = {"claim": claim, "judge_probability": round(probability, 4),
-              "support": round(cap_support(probability, found), 4), **found,
-              "judge_source": decision.source, "cached": decision.cached}
+    support = cap_support(probability, found)
+    record = {"claim": claim, "judge_probability": round(probability, 4)}
+    if question and not _yes_no(claim):
+        own = await _own_answer(question, shown)
+        capped = bool(found["missing_numbers"] or found["missing_names"])
+        support, f1 = agreement_support(support, claim, own, capped)
+        record.update(judge_answer=own, answer_f1=round(f1, 4))
+    record.update(support=round(support, 4), **found, judge_source=decision.source, cached=decision.cached)
     if question:
         record["question"] = question
     if previous:
@@ -187,8 +250,13 @@ class FaithfulnessMetric(_ClaimMetric):
     is shown after the previous sentence. For each claim, P(supported) from one PASS/FAIL judge
     decision with the context first in the prompt, capped at 0.1 when the claim holds a number the
     context lacks and at 0.3 for a missing capitalised name (the claim's opening word counts only
-    beside another capitalised word). Score = mean support. The detail lists every claim with its
-    question or previous sentence, judge probability, evidence and final support. No context → not
+    beside another capitalised word). For a short answer (not a bare yes/no) the judge also answers the
+    question itself from the context (one short generation), and the two answers are compared —
+    SQuAD token F1 ≥ 0.7 lifts an uncapped support half-way to 1, no shared word scales it by 0.75,
+    and an answer opening with yes/no against the judge's opposite yes/no is capped at 0.1 (chosen on
+    the tune rows: balanced accuracy 0.715 → 0.765, docs/rag.md). Score = mean support. The detail
+    lists every claim with its question or previous sentence, judge probability, the judge's own
+    answer and its F1, evidence and final support. No context → not
     measured. Results are named ``faithfulness`` (the AgentUnit catalog's name) when the metric is
     built as ``FaithfulnessMetric()`` or asked for as ``faithfulness``, else
     ``context-faithfulness``. Pass mark 0.65: the small judge's P(PASS) for supported short answers
@@ -235,10 +303,11 @@ def _weakest(claims: list[dict[str, Any]]) -> str:
           model="judge", example="{metric: context-recall, value: \"Paris is the capital of France.\"}")
 class ContextRecall(_ClaimMetric):
     """Share of the expected answer's sentences attributable to the retrieved context (same claims —
-    a short expected answer shown with its question —, per-claim decision and evidence as
-    context-faithfulness, applied to the expected output). Passes at ≥ 0.5: chosen on the tuning rows
-    of tests/data/labelled/rag_handwritten.jsonl (AUC 0.97; 0.7 failed more than half the contexts
-    that hold the answer). A blank expected answer, or one without a claim, is not measured."""
+    a short expected answer shown with its question and compared with the judge's own answer —,
+    per-claim decision and evidence as context-faithfulness, applied to the expected output). Passes
+    at ≥ 0.5: chosen on the tuning rows of tests/data/labelled/rag_handwritten.jsonl (AUC 0.97; 0.7
+    failed more than half the contexts that hold the answer). A blank expected answer, or one without
+    a claim, is not measured."""
 
     async def evaluate_async(self, case, trace, outcome) -> MetricResult:
         passages = context_of(case, outcome)
