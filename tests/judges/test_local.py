@@ -56,6 +56,14 @@ def test_context_faithfulness_on_clear_cases():
     assert invented.detail["claims"][0]["missing_numbers"] == ["1925"]
 
 
+def test_a_short_answer_is_compared_with_the_real_judges_own_answer():
+    context = ["The Eiffel Tower is in Paris. It was completed in 1889 and is about 330 metres tall."]
+    result = check("Paris.", "context-faithfulness", query="In which city is the Eiffel Tower?", context=context)
+    claim = result.detail["claims"][0]
+    assert "paris" in claim["judge_answer"].lower() and claim["answer_f1"] >= 0.7
+    assert result.passed and claim["support"] > claim["judge_probability"]
+
+
 RUBRIC_SYSTEM = "You are a strict grader. Reply FAIL or PASS."
 ORDER_CASES = [("Correctly names the capital", "The capital of France is Paris."),
                ("The reply is polite.", "Figure it out yourself, I'm busy."),
