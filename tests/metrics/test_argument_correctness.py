@@ -1,6 +1,8 @@
 import pytest
 
 from agentunit import check
+from agentunit.judges.base import JudgeReply
+from agentunit.metrics.agentic import argument_agreement, compared_with_own
 from tests.judge_helpers import pass_with, scripted_judge
 
 TOOLS = [{"type": "function", "function": {"name": "get_weather", "description": "Weather for a city",
@@ -53,3 +55,77 @@ def test_schema_only_mode_leaves_calls_without_a_schema_unchecked(arg_judge):
     nothing = check("x", {"metric": "argument-correctness", "config": {"judge": False}},
                     tool_calls=[{"name": "send_email", "arguments": {}}])
     assert nothing.status == "not_measured" and "send_email" in nothing.reason
+
+
+# -- the judge's own arguments for the call -------------------------------------------------------------
+
+
+def _fits_and_fills(own_text):
+    """P(fit) 0.6 for any arguments; asked to fill the call itself (a generation), ``own_text``."""
+
+    def respond(request):
+        return JudgeReply(own_text) if not request.options else pass_with(0.6)
+
+    return respond
+
+
+@pytest.mark.parametrize(("own", "value"), [
+    ('{"city": "Paris", "days": 3}', 0.8),     # every compared argument equal: half-way to 1
+    ('{"city": "paris", "days": 3.0}', 0.8),   # text compared without case, numbers by value
+    ('{"city": "Paris", "days": 4}', 0.3),     # a number differs: halved
+    ('{"city": "Paris, France", "days": 3}', 0.6),  # text partly equal (F1 0.67): kept
+    ('{"city": "Rome", "days": 3}', 0.6),      # text that differs does not lower it
+    ('["Paris"]', 0.6),                         # not a JSON object: not compared
+])
+def test_the_arguments_are_compared_with_the_judges_own(own, value):
+    properties = {"city": {"type": "string"}, "days": {"type": "integer"}}
+    tools = [{"name": "forecast", "description": "Forecast for a city",
+              "parameters": {"type": "object", "properties": properties}}]
+    with scripted_judge(_fits_and_fills(own)) as judge:
+        result = check("x", "argument-correctness", tools=tools, query="Forecast for Paris, next 3 days?",
+                       tool_calls=[{"name": "forecast", "arguments": {"city": "Paris", "days": 3}}])
+    call = result.detail["calls"][0]
+    assert result.value == pytest.approx(value) and call["judge_probability"] == 0.6
+    assert ("agreement" in call) is own.startswith("{")
+    (asked,) = [r for r in judge.requests if not r.options]
+    assert asked.json_schema == tools[0]["parameters"] and asked.max_tokens == 120
+    assert asked.messages == (
+        ("system", "You call tools for a user. Reply with the tool's arguments as JSON only."),
+        ("user", "User request: Forecast for Paris, next 3 days?\nTool: forecast — Forecast for a city\nParameters "
+                 '(JSON Schema): {"type": "object", "properties": {"city": {"type": "string"}, "days": {"type": '
+                 '"integer"}}}\n\nWrite the arguments this call needs to serve the request, as a JSON object.'))
+
+
+def test_argument_agreement_by_kind():
+    assert argument_agreement(3, "3") == (1.0, "number") and argument_agreement(2.5, 25) == (0.0, "number")
+    assert argument_agreement(True, False) == (0.0, "boolean") and argument_agreement(True, 1) == (0.0, "boolean")
+    assert argument_agreement("Los Angeles Lakers", "Lakers") == (0.5, "text")
+    assert argument_agreement(["a", "b"], ["a", "b"]) == (1.0, "text")
+
+
+def test_a_boolean_that_differs_halves_and_no_shared_argument_keeps():
+    assert compared_with_own(0.8, {"metric": True}, {"metric": False}) == (0.4, {"metric": 0.0})
+    assert compared_with_own(0.8, {"a": 1}, {"b": 1}) == (0.8, {})
+    assert compared_with_own(0.8, {"a": "x y"}, {"a": "x y"}) == (pytest.approx(0.9), {"a": 1.0})
+
+
+def test_a_later_call_is_filled_with_the_earlier_calls_results_in_view():
+    tools = [{"name": "geocode", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}},
+             {"name": "get_weather", "parameters": {"type": "object", "properties": {"lat": {"type": "number"}}}}]
+    calls = [{"name": "geocode", "arguments": {"city": "Paris"}, "output": {"lat": 48.86}},
+             {"name": "get_weather", "arguments": {"lat": 48.86}, "output": "x" * 400}]
+    with scripted_judge(_fits_and_fills('{"lat": 48.8534, "city": "Paris"}')) as judge:
+        result = check("x", "argument-correctness", tools=tools, query="Weather in Paris?", tool_calls=calls)
+    first, second = [r.messages[1][1] for r in judge.requests if not r.options]
+    assert first.startswith("User request: Weather in Paris?\nTool: geocode\n")
+    assert second.startswith('User request: Weather in Paris?\nEarlier calls and their results:\n- geocode({"city": '
+                             '"Paris"}) returned {"lat": 48.86}\nTool: get_weather\n')
+    # 48.8534 is within 0.5 % of 48.86: a rounded result still agrees
+    assert [c["agreement"] for c in result.detail["calls"]] == [{"city": 1.0}, {"lat": 1.0}]
+    assert result.value == pytest.approx(0.8)
+
+
+def test_numbers_agree_within_half_a_percent():
+    assert argument_agreement(48.86, 48.8534) == (1.0, "number") and argument_agreement(200, 199) == (1.0, "number")
+    assert argument_agreement(2020, 2002) == (0.0, "number") and argument_agreement(0, 0.001) == (0.0, "number")
+    assert argument_agreement(0, 0) == (1.0, "number")
