@@ -83,7 +83,11 @@ def test_enough_rows_and_groups_with_balanced_labels_in_each_split(metric):
 
 
 def _scripted(request):
-    """A judge that always answers: PASS/FAIL at 0.6, a middle digit, generated evaluation steps."""
+    """A judge that always answers: PASS/FAIL at 0.6, a middle digit, generated evaluation steps, a plan
+    of tool calls (the first tool it may name)."""
+    calls = (request.json_schema or {}).get("properties", {}).get("calls")
+    if calls is not None:
+        return JudgeReply(json.dumps({"calls": calls["items"]["enum"][:1]}))
     if request.json_schema is not None:
         return JudgeReply('{"steps": ["Read the conversation.", "Check the criteria."]}')
     if request.options and request.options[0].isdigit():

@@ -1,6 +1,7 @@
 import pytest
 
 from agentunit import check
+from agentunit.judges.base import JudgeReply
 from tests.judge_helpers import pass_with, scripted_judge
 
 WEATHER_RUN = {"query": "What's the weather in Paris?", "plan": ["call get_weather for Paris", "answer"],
@@ -13,8 +14,7 @@ def recorder():
         yield provider
 
 
-@pytest.mark.parametrize("name", ["task-completion", "goal-fulfillment", "tool-selection-quality", "plan-quality",
-                                  "reasoning-coherence"])
+@pytest.mark.parametrize("name", ["task-completion", "goal-fulfillment", "plan-quality", "reasoning-coherence"])
 def test_one_decision_over_the_whole_run(recorder, name):
     result = check("It is 18°C and sunny in Paris.", name, **WEATHER_RUN)
     assert result.value == pytest.approx(0.75) and result.passed is True
@@ -27,7 +27,64 @@ def test_one_decision_over_the_whole_run(recorder, name):
 def test_missing_inputs_are_not_measured(recorder):
     assert check("x", "plan-quality", query="q").status == "not_measured"
     assert check("x", "tool-selection-quality", query="q").status == "not_measured"
+    no_tools = check("x", "tool-selection-quality", **WEATHER_RUN)  # calls, but nothing to choose among
+    assert no_tools.status == "not_measured" and "set the case's tools or config.tools" in no_tools.reason
     assert recorder.requests == []
+
+
+# -- tool-selection-quality: the agent's calls against the judge's own plan -------------------------------
+
+TOOLS = [{"type": "function", "function": {"name": "get_forecast", "description": "Forecast for a city",
+                                           "parameters": {"type": "object", "properties": {"city": {}, "day": {}}}}},
+         {"name": "search_web", "parameters": {"type": "object", "properties": {"query": {}}}},
+         {"name": "send_email"}]
+REQUEST = "Get tomorrow's forecast for Paris and Rome, then email Sam which will be warmer."
+
+
+def _planner(plan_text):
+    def respond(request):
+        assert not request.options  # one generation, no decision
+        return JudgeReply(plan_text)
+
+    return respond
+
+
+def _calls(*names, failed=()):
+    return [{"name": name, "arguments": {}, "output": "Error: timeout" if i in failed else "ok"}
+            for i, name in enumerate(names)]
+
+
+@pytest.mark.parametrize(("calls", "value", "missing", "extra"), [
+    (_calls("get_forecast", "get_forecast", "send_email"), 1.0, [], []),
+    (_calls("send_email", "get_forecast", "get_forecast"), 1.0, [], []),                 # order does not count
+    (_calls("get_forecast", "get_forecast", "get_forecast", "send_email", failed=(0,)), 1.0, [], []),  # retried
+    (_calls("get_forecast", "send_email"), 0.8, ["get_forecast"], []),                   # a call missing
+    (_calls("get_forecast", "search_web", "send_email"), 2 / 3, ["get_forecast"], ["search_web"]),
+    (_calls("get_forecast", "get_forecast", "get_forecast", "send_email"), 6 / 7, [], ["get_forecast"]),
+    (_calls("search_web"), 0.0, ["get_forecast", "get_forecast", "send_email"], ["search_web"]),
+])
+def test_tool_selection_is_the_f1_of_the_calls_against_the_judges_plan(calls, value, missing, extra):
+    plan = '{"calls": ["get_forecast", "get_forecast", "send_email"]}'
+    with scripted_judge(_planner(plan)) as judge:
+        result = check("x", "tool-selection-quality", query=REQUEST, tools=TOOLS, tool_calls=calls)
+    assert result.value == pytest.approx(value) and result.passed is (value >= 0.85)
+    assert (result.detail["missing"], result.detail["extra"]) == (missing, extra)
+    assert result.detail["judge_plan"] == ["get_forecast", "get_forecast", "send_email"]
+    (asked,) = judge.requests
+    assert asked.messages == (
+        ("system", "You plan the tool calls an agent needs. Reply with JSON only."),
+        ("user", f"User request: {REQUEST}\nAvailable tools:\n- get_forecast: Forecast for a city (arguments: city, "
+                 "day)\n- search_web (arguments: query)\n- send_email\n\nList, in order, the tool calls needed to "
+                 "carry out the request: one entry per call (a tool called for two things is listed twice), none "
+                 "that the request does not need."))
+    assert asked.json_schema == {"type": "object", "required": ["calls"], "properties": {"calls": {
+        "type": "array", "items": {"enum": ["get_forecast", "search_web", "send_email"]}, "maxItems": 12}}}
+
+
+def test_a_plan_that_is_not_the_requested_json_is_an_error():
+    with scripted_judge(_planner('{"calls": "get_forecast"')):
+        result = check("x", "tool-selection-quality", query=REQUEST, tools=TOOLS, tool_calls=_calls("get_forecast"))
+    assert result.status == "error" and "plan of tool calls was not the requested JSON" in result.error
 
 
 @pytest.mark.parametrize(("name", "says"), [("task-completion", "completed the user's request"),
