@@ -112,14 +112,15 @@ def test_a_boolean_that_differs_halves_and_no_shared_argument_keeps():
 def test_a_later_call_is_filled_with_the_earlier_calls_results_in_view():
     tools = [{"name": "geocode", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}},
              {"name": "get_weather", "parameters": {"type": "object", "properties": {"lat": {"type": "number"}}}}]
-    calls = [{"name": "geocode", "arguments": {"city": "Paris"}, "output": {"lat": 48.86}},
-             {"name": "get_weather", "arguments": {"lat": 48.86}, "output": "x" * 400}]
+    geocoded = "lat 48.86 " + "x" * 400  # an earlier result is shown up to 300 characters
+    calls = [{"name": "geocode", "arguments": {"city": "Paris"}, "output": geocoded},
+             {"name": "get_weather", "arguments": {"lat": 48.86}, "output": "ok"}]
     with scripted_judge(_fits_and_fills('{"lat": 48.8534, "city": "Paris"}')) as judge:
         result = check("x", "argument-correctness", tools=tools, query="Weather in Paris?", tool_calls=calls)
     first, second = [r.messages[1][1] for r in judge.requests if not r.options]
     assert first.startswith("User request: Weather in Paris?\nTool: geocode\n")
     assert second.startswith('User request: Weather in Paris?\nEarlier calls and their results:\n- geocode({"city": '
-                             '"Paris"}) returned {"lat": 48.86}\nTool: get_weather\n')
+                             f'"Paris"}}) -> {geocoded[:300]}\nTool: get_weather\n')
     # 48.8534 is within 0.5 % of 48.86: a rounded result still agrees
     assert [c["agreement"] for c in result.detail["calls"]] == [{"city": 1.0}, {"lat": 1.0}]
     assert result.value == pytest.approx(0.8)

@@ -6,7 +6,7 @@ import pytest
 from agentunit import check
 from agentunit.judges.base import JudgeReply
 from agentunit.metrics._sentences import split_sentences
-from agentunit.metrics.rag import answer_f1
+from agentunit.metrics.overlap import answer_f1
 from tests.judge_helpers import pass_with, scripted_judge
 
 CONTEXT = ["Halvorsen Ferries was founded in 1952 by Ingrid Halvorsen in the harbour town of Skarvik.",

@@ -14,6 +14,7 @@ from agentunit.judges.base import JudgeOutputError, JudgeRequest
 from agentunit.judges.service import current_judge, pass_fail
 from agentunit.metrics.base import Metric, MetricResult
 from agentunit.metrics.judged import JudgedMetric
+from agentunit.metrics.overlap import answer_f1
 from agentunit.metrics.registry import register
 
 
@@ -490,13 +491,8 @@ def _earlier_calls(calls: list[dict[str, Any]]) -> str:
     (coordinates from a geocoder), which the request alone cannot tell the judge."""
     if not calls:
         return ""
-    lines = []
-    for call in calls:
-        output = call.get("output")
-        shown = output if isinstance(output, str) else json.dumps(output, ensure_ascii=False, default=str)
-        lines.append(f"- {call.get('name')}({json.dumps(call.get('arguments'), ensure_ascii=False, default=str)})"
-                     f" returned {shown[:EARLIER_RESULT_CHARS]}")
-    return "\nEarlier calls and their results:\n" + "\n".join(lines)
+    return "\nEarlier calls and their results:\n" + "\n".join(
+        f"- {_call_line(call, EARLIER_RESULT_CHARS)} -> {_call_result(call, EARLIER_RESULT_CHARS)}" for call in calls)
 
 
 async def _own_arguments(question: str, tool: str, spec: dict[str, Any], earlier: list[dict[str, Any]]
@@ -534,8 +530,6 @@ _NUMERIC = re.compile(r"\s*-?\d+(?:\.\d+)?\s*")
 def argument_agreement(own: Any, given: Any) -> tuple[float, str]:
     """(similarity, kind) of one argument against the judge's own value: numbers within 0.5 % or not (1/0),
     true/false equal or not, anything else SQuAD token F1 of the texts (JSON for lists and objects)."""
-    from agentunit.metrics.rag import answer_f1
-
     mine, theirs = _number(own), _number(given)
     if mine is not None and theirs is not None:  # within 0.5 %: a result rounded on the way still agrees
         return float(abs(mine - theirs) <= NUMBER_TOLERANCE * max(abs(mine), abs(theirs))), "number"
@@ -750,6 +744,10 @@ def _call_line(payload: dict[str, Any], limit: int) -> str:
     return f"{payload.get('name')}({json.dumps(arguments, ensure_ascii=False, default=str)[:limit]})"
 
 
+def _call_result(payload: dict[str, Any], limit: int) -> str:
+    return str(payload.get("output", payload.get("error", "")))[:limit]
+
+
 def _call_groups(trace) -> list[tuple[str, list[Any]]]:
     """The trace's calls for a judge prompt: (heading, events) — one ordered list, or one list per
     kind when the order between tool calls and agent calls is unknown."""
@@ -785,8 +783,8 @@ def agent_transcript(case: Any, trace: Any, outcome: Any) -> str:
         lines.append("Plan:\n" + "\n".join(f"{i}. {step}" for i, step in enumerate(plan, 1)))
     groups = [(heading, events) for heading, events in _call_groups(trace) if events]
     for heading, events in groups:
-        rendered = [f"- {e.type.replace('_call', '')} {_call_line(e.payload, 300)} -> "
-                    f"{str(e.payload.get('output', e.payload.get('error', '')))[:300]}" for e in events]
+        rendered = [f"- {e.type.replace('_call', '')} {_call_line(e.payload, 300)} -> {_call_result(e.payload, 300)}"
+                    for e in events]
         lines.append(f"{heading}:\n" + "\n".join(rendered))
     if len(groups) > 1:
         lines.append(_ORDER_NOTE)
@@ -920,7 +918,7 @@ class ToolSelectionQuality(JudgedMetric):
     """
 
     async def evaluate_async(self, case, trace, outcome) -> MetricResult:
-        calls = [e.payload for e in trace.of_type("tool_call")]
+        calls = tool_calls_of(trace, outcome)
         if not calls:
             return self.not_measured("no tool calls")
         specs = _tool_specs(self.config.get("tools", case.tools))

@@ -1,4 +1,5 @@
-"""Text-overlap metrics against one or more references: bleu, gleu, rouge-n.
+"""Text-overlap metrics against one or more references: bleu, gleu, rouge-n; and SQuAD's token F1 of two
+short answers (``answer_f1``), which judge metrics use to compare an answer with the judge's own.
 
 References are the metric's value (a string or a list of strings), else the case's expected_output.
 Each algorithm reproduces a reference implementation exactly (checked in tests on random pairs):
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import math
 import re
+import string
 from collections import Counter
 from functools import lru_cache
 from typing import Any
@@ -178,6 +180,26 @@ def rouge_n(hypothesis: str, references: list[str], n: int = 1, best: str = "fme
         if index == 0 or scores[best] > chosen[best]:
             chosen = scores
     return chosen
+
+
+_ARTICLES = re.compile(r"\b(a|an|the)\b")
+_PUNCTUATION = str.maketrans("", "", string.punctuation)
+
+
+def _answer_words(text: str) -> list[str]:
+    """SQuAD's answer normalisation: lower case, no punctuation, no articles, split on whitespace."""
+    return _ARTICLES.sub(" ", text.lower().translate(_PUNCTUATION)).split()
+
+
+def answer_f1(own: str, proposed: str) -> float:
+    """SQuAD token F1 between two short answers (0 when they share no word)."""
+    a, b = _answer_words(own), _answer_words(proposed)
+    shared = sum((Counter(a) & Counter(b)).values())
+    if not shared:
+        return 0.0
+    precision, recall = shared / len(a), shared / len(b)
+    return 2 * precision * recall / (precision + recall)
+
 
 
 class _OverlapMetric(Metric):

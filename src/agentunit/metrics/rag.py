@@ -19,8 +19,6 @@ docs/rag.md.
 from __future__ import annotations
 
 import re
-import string
-from collections import Counter
 from typing import Any
 
 from agentunit.errors import MetricConfigError
@@ -30,12 +28,14 @@ from agentunit.metrics._claims import atomic_claims
 from agentunit.metrics._sentences import split_sentences
 from agentunit.metrics.base import MetricResult
 from agentunit.metrics.judged import JudgedMetric, quoted
+from agentunit.metrics.overlap import answer_f1
 from agentunit.metrics.registry import register
 
 MAX_CONTEXT_CHARS = 2400  # beyond this, only the passages most similar to the claim are shown
 TOP_PASSAGES = 4
 NUMBER_CAP = 0.1   # support of a claim with a number the context lacks
 ENTITY_CAP = 0.3   # support of a claim with a name the context lacks
+CONTRADICTED_CAP = 0.1  # support of a yes/no answer whose yes/no is the opposite of the judge's own
 # A short answer against the judge's own answer to its question (token F1), chosen on the tune rows
 # (docs/rag.md): agreement lifts the support half-way to 1, no shared word scales it by 0.75.
 AGREE_F1, AGREE_LIFT = 0.7, 0.5
@@ -137,25 +137,6 @@ async def _judge_probability(claim: str, shown: str, question: str | None, previ
     return decision.probabilities["PASS"], decision
 
 
-_ARTICLES = re.compile(r"\b(a|an|the)\b")
-_PUNCTUATION = str.maketrans("", "", string.punctuation)
-
-
-def _answer_words(text: str) -> list[str]:
-    """SQuAD's answer normalisation: lower case, no punctuation, no articles, split on whitespace."""
-    return _ARTICLES.sub(" ", text.lower().translate(_PUNCTUATION)).split()
-
-
-def answer_f1(own: str, proposed: str) -> float:
-    """SQuAD token F1 between two short answers (0 when they share no word)."""
-    a, b = _answer_words(own), _answer_words(proposed)
-    shared = sum((Counter(a) & Counter(b)).values())
-    if not shared:
-        return 0.0
-    precision, recall = shared / len(a), shared / len(b)
-    return 2 * precision * recall / (precision + recall)
-
-
 _LEADING_YES_NO = re.compile(r"^\W*(yes|no)\b", re.I)
 
 
@@ -178,7 +159,7 @@ def agreement_support(support: float, claim: str, own: str, capped: bool) -> tup
     stated, judged = _LEADING_YES_NO.match(claim), _LEADING_YES_NO.match(own)
     if stated:
         if judged and judged.group(1).lower() != stated.group(1).lower():
-            return min(support, NUMBER_CAP), f1
+            return min(support, CONTRADICTED_CAP), f1
         return support, f1
     if f1 >= AGREE_F1 and not capped:
         return support + AGREE_LIFT * (1 - support), f1
