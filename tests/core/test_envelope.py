@@ -97,6 +97,8 @@ def test_tool_call_failure_rules(call, failed):
     ({"name": "a", "output": {"error": None, "rows": 3}}, False, "output"),
     ({"name": "a", "output": "Traceback (most recent call last):\n  ..."}, True, "output"),
     ({"name": "a", "output": "  Error: not found"}, True, "output"),
+    ({"name": "a", "output": "Error 409: conflict check failed, event not created"}, True, "output"),
+    ({"name": "a", "output": "Error 2 of the tutorial: off-by-one"}, False, "output"),
     ({"name": "a", "output": "[ERROR] upstream down"}, True, "output"),
     ({"name": "a", "output": "requests.exceptions.ConnectionError: refused"}, True, "output"),
     ({"name": "a", "output": "Error-free delivery in 2 days"}, False, "output"),

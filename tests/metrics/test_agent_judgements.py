@@ -2,6 +2,7 @@ import pytest
 
 from agentunit import check
 from agentunit.judges.base import JudgeReply
+from agentunit.metrics.agentic import admits_failure, unrecovered_failures
 from tests.judge_helpers import pass_with, scripted_judge
 
 WEATHER_RUN = {"query": "What's the weather in Paris?", "plan": ["call get_weather for Paris", "answer"],
@@ -103,3 +104,47 @@ def test_faithfulness_names_its_least_supported_claim():
         result = check("Paris is the capital of France. Lyon is its largest city.", "context-faithfulness",
                        context=["Paris is the capital of France."])
     assert "least supported: \"Lyon is its largest city.\"" in result.reason
+
+
+# -- a run that claims success after a call that failed for good ------------------------------------------
+
+BOOKING = {"query": "Find a slot tomorrow and book the meeting.",
+           "tool_calls": [{"name": "get_free_slots", "output": "free 15:00-16:00"},
+                          {"name": "create_event", "output": "Error 409: conflict check failed, event not created"}]}
+RETRIED = [*BOOKING["tool_calls"], {"name": "create_event", "output": "event created"}]
+
+
+@pytest.mark.parametrize("name", ["task-completion", "goal-fulfillment", "trajectory:goal-success"])
+def test_success_claimed_after_an_unrecovered_failure_fails_without_the_judge(recorder, name):
+    spec = {"metric": name, "value": "book the meeting"} if name == "trajectory:goal-success" else name
+    claimed = check("I booked the meeting at 15:00.", spec, **BOOKING)
+    assert claimed.value == 0.0 and claimed.passed is False
+    assert claimed.detail["unrecovered_failures"] == ["create_event"] and "create_event failed" in claimed.reason
+    assert recorder.requests == []
+    retried = check("I booked the meeting at 15:00.", spec, query=BOOKING["query"], tool_calls=RETRIED)
+    admitted = check("The slot is 15:00, but I couldn't create the event: the calendar reported a conflict.", spec,
+                     **BOOKING)
+    assert retried.value == pytest.approx(0.75) and admitted.value == pytest.approx(0.75)  # the judge decides these
+    assert len(recorder.requests) == 2
+
+
+@pytest.mark.parametrize(("calls", "failed"), [
+    ([{"name": "a", "output": "Error: down"}], ["a"]),
+    ([{"name": "a", "output": "Error: down"}, {"name": "a", "output": "ok"}], []),
+    ([{"name": "a", "output": "Error: down"}, {"name": "b", "output": "ok"}], ["a"]),   # another tool is no retry
+    ([{"name": "a", "output": "Error: down"}, {"name": "a", "error": "again"}], ["a", "a"]),
+    ([{"name": "a", "output": "ok"}, {"name": "a", "output": "Error: down"}], ["a"]),  # an earlier success is no retry
+])
+def test_unrecovered_failures_are_failed_calls_never_retried_successfully(calls, failed):
+    assert unrecovered_failures(calls) == failed
+
+
+@pytest.mark.parametrize(("answer", "admits"), [
+    ("I couldn't book it.", True), ("I couldn’t book it.", True), ("The booking failed.", True),
+    ("Unfortunately the slot is gone.", True), ("The event was not created.", True),
+    ("There is no such order.", True), ("I was unable to reach the calendar.", True),
+    ("I booked it at 15:00.", False), ("Yoga doesn't fit, so I booked pilates.", False),
+    ("Done: the meeting is in both calendars.", False),
+])
+def test_an_answer_admits_failure_in_plain_words(answer, admits):
+    assert admits_failure(answer) is admits

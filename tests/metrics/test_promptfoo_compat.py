@@ -79,14 +79,23 @@ def test_goal_success_sends_the_trajectory_and_the_output_to_the_judge():
     assert "Book a trip to Paris" in asked and '"name": "search"' in asked and "Booked Paris." in asked
 
 
-def test_closedqa_asks_one_yes_no_question_on_the_criterion():
-    with scripted_judge(lambda request: pass_with(0.3)) as judge:
+def test_closedqa_decides_the_criterion_as_llm_rubric_does():
+    with scripted_judge(lambda request: pass_with(0.7)) as judge:
         result = check("The order is delayed.", {"metric": "model-graded-closedqa", "value": "Says it shipped"},
                        query="Has my order shipped?")
-    assert result.passed is False and result.value == pytest.approx(0.3)
-    assert len(judge.requests) == 1
-    asked = judge.requests[0].messages[-1][1]
-    assert "[Criterion]: Says it shipped" in asked and "[Task]: Has my order shipped?" in asked
+    assert result.value == pytest.approx(0.7) and result.passed is False  # llm-rubric's mark: 0.75
+    assert result.reason.startswith('criterion "Says it shipped"')
+    (asked,) = judge.requests
+    assert asked.messages[-1][1] == ("Question: Has my order shipped?\nText: The order is delayed.\n\nStatement: The "
+                                     "text says it shipped.\n\nIs the statement true? Answer yes or no.")
+    with scripted_judge(lambda request: pass_with(0.9)) as judge:
+        compound = check("Your order shipped.", {"metric": "model-graded-closedqa",
+                                                 "value": "Says it shipped and is at most 2 sentences"})
+    assert compound.passed and len(compound.detail["criteria"]) == 2 and len(judge.requests) == 1  # form by code
+    with scripted_judge(lambda request: pass_with(0.9)):
+        too_long = check("It shipped. It left Monday. It arrives Friday.",
+                         {"metric": "model-graded-closedqa", "value": "Says it shipped and is at most 2 sentences"})
+    assert too_long.value == 0.0 and too_long.passed is False
 
 
 def test_function_call_without_schemas_is_an_error_and_case_tools_work():
@@ -100,3 +109,11 @@ def test_function_call_without_schemas_is_an_error_and_case_tools_work():
 def test_is_refusal_counts_a_blank_output_as_a_refusal():
     assert check("  ", "is-refusal").passed is True
     assert check("Sure, here it is.", "not-is-refusal").passed is True
+
+
+def test_goal_success_passes_at_the_mark_chosen_on_the_tune_rows():
+    for probability, passed in ((0.3, True), (0.2, False)):
+        with scripted_judge(lambda request, p=probability: pass_with(p)):
+            result = check({"output": "Booked Paris.", "trusys": {"tool_calls": CALLS}},
+                           {"metric": "trajectory:goal-success", "value": "Book a trip to Paris"})
+        assert result.passed is passed

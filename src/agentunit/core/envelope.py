@@ -36,7 +36,7 @@ _STATUS_KEYS = ("status", "success", "error")
 _ERROR_TEXT = re.compile(
     r"\s*(?:(?i:traceback\s*\(most recent call last\))"
     r"|(?i:\[(?:error|exception|fatal|critical|failure|failed)\])"
-    r"|(?i:error|exception|fatal(?:\s+error)?|failure|failed)(?:\s*:|\s+[-\u2013\u2014]\s|\s*$)"
+    r"|(?i:error|exception|fatal(?:\s+error)?|failure|failed)(?:\s+\d{3,5})?(?:\s*:|\s+[-\u2013\u2014]\s|\s*$)"
     r"|(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception)\s*[:(])")
 _ERROR_TEXT_HEAD = 1_000  # an error report opens the text; only its start is read
 _OUTPUT_JSON_LIMIT = 1_000_000  # an output longer than this is classified from its text only
@@ -251,7 +251,7 @@ def tool_call_failure(call: dict[str, Any]) -> tuple[bool, str]:
     its ``output`` — basis ``"output"``: it failed when the output is error-shaped, i.e. an object (or
     JSON text of one) with a truthy ``error``/``errors``/``exception``, ``isError: true``, ``success``
     or ``ok`` false, or a failure ``status``; or text that opens like an error report (a Python
-    traceback, ``Error:``/``Exception:``/``Fatal:``/``Failed:``, ``[ERROR]``, ``SomethingError:``).
+    traceback, ``Error:``/``Error 409:``/``Exception:``/``Fatal:``/``Failed:``, ``[ERROR]``, ``SomethingError:``).
     """
     if any(key in call for key in _STATUS_KEYS):
         return _reports_failure(call), "status"

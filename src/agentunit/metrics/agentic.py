@@ -27,8 +27,8 @@ class ToolSuccessMetric(Metric):
     ``status`` of error/failed/failure/fail/exception/timeout (or an HTTP code ≥ 400). A call that
     reports none of them is classified from its ``output``: it failed when the output is
     error-shaped — an object with a truthy ``error``/``errors``/``exception``, ``isError: true`` or
-    ``success``/``ok`` false, or text opening like an error report (a traceback, ``Error:``,
-    ``[ERROR]``, ``ValueError:``). The detail lists the calls classified from their output. Default
+    ``success``/``ok`` false, or text opening like an error report (a traceback, ``Error:`` or
+    ``Error 409:``, ``[ERROR]``, ``ValueError:``). The detail lists the calls classified from their output. Default
     threshold 1.0 (every call succeeded). No tool calls → not measured.
     """
 
@@ -795,21 +795,54 @@ def agent_transcript(case: Any, trace: Any, outcome: Any) -> str:
     return "\n".join(lines)
 
 
+def unrecovered_failures(calls: list[dict[str, Any]]) -> list[str]:
+    """Names of the failed calls the run never recovered from: no later call of the same tool succeeded."""
+    return [str(call.get("name")) for i, call in enumerate(calls) if tool_call_failed(call)
+            and not any(later.get("name") == call.get("name") and not tool_call_failed(later)
+                        for later in calls[i + 1:])]
+
+
+_ADMITS_FAILURE = re.compile(
+    r"\b(?:could ?n[o'’]t|can ?n[o'’]t|cannot|unable|fail(?:ed|s|ure)?|errors?|unsuccessful|unfortunately|went wrong"
+    r"|did ?n[o'’]t (?:go through|work|succeed)|no such|does ?n[o'’]t exist"
+    r"|(?:(?:was|were|is|are|has|have) ?n[o'’]t|not) (?:been )?(?:able|possible|created|booked|sent|placed|completed"
+    r"|done|processed|found|saved|updated))\b", re.IGNORECASE)
+
+
+def admits_failure(text: str) -> bool:
+    """The text tells the user something did not work ("couldn't", "failed", "was not booked", "no such …")."""
+    return _ADMITS_FAILURE.search(text) is not None
+
+
+def claimed_success_after_failure(trace, outcome) -> list[str]:
+    """The failed calls the run never recovered from, when the final answer does not admit any failure:
+    the agent reports success for work that did not happen. Empty when there are none or the answer
+    says something did not work (then whether the run did the job is the judge's to decide)."""
+    failed = unrecovered_failures(tool_calls_of(trace, outcome))
+    return failed if failed and not admits_failure(outcome.output or "") else []
+
+
 class _AgentJudgement(JudgedMetric):
     """One judge decision about the whole run over its transcript. With ``statement`` set, the judge
     is asked whether that statement about the run is true (yes/no) and the score is P(yes); otherwise
-    it is asked the PASS/FAIL ``question`` and the score is P(PASS)."""
+    it is asked the PASS/FAIL ``question`` and the score is P(PASS). With ``fails_unadmitted_failure``,
+    a run whose failed call was never retried successfully while its answer admits no failure scores 0
+    without a judge call (``claimed_success_after_failure``)."""
 
     question: ClassVar[str] = ""
     statement: ClassVar[str | None] = None  # true of the run means PASS; replaces ``question`` when set
     judged: ClassVar[str] = ""  # what a PASS says, for the reason: "the agent completed the request"
     requires: ClassVar[str | None] = None  # "plan" or "tool_calls"
+    fails_unadmitted_failure: ClassVar[bool] = False
 
     async def evaluate_async(self, case, trace, outcome) -> MetricResult:
         if self.requires == "plan" and not (outcome.plan or case.plan):
             return self.not_measured("no plan (return trusys.plan or set the case's plan)")
         if self.requires == "tool_calls" and not trace.of_type("tool_call"):
             return self.not_measured("no tool calls")
+        if self.fails_unadmitted_failure and (failed := claimed_success_after_failure(trace, outcome)):
+            return self.result(0.0, reason=unadmitted_failure_reason(failed),
+                               detail={"method": "code", "unrecovered_failures": failed})
         transcript = agent_transcript(case, trace, outcome)
         if self.statement:
             question = f"Statement: {self.statement}\nIs the statement true?"
@@ -826,6 +859,12 @@ class _AgentJudgement(JudgedMetric):
                            detail={"judge": decision.to_detail(), "question": question})
 
 
+def unadmitted_failure_reason(failed: list[str]) -> str:
+    """The reason given when a run claims success after calls that failed for good."""
+    return (f"{', '.join(dict.fromkeys(failed))} failed and was never retried successfully, but the final answer "
+            "does not say that anything went wrong")
+
+
 @register("task-completion", family="agentic", threshold=0.6, model="judge", example="{metric: task-completion}")
 class TaskCompletion(_AgentJudgement):
     """Did the agent complete the user's task? One judge decision over the request, the calls (with
@@ -833,9 +872,14 @@ class TaskCompletion(_AgentJudgement):
     completed every part of the request: each call it relied on succeeded, and nothing asked for was
     left undone" is true of the run (yes/no); score = P(yes). Pass mark 0.6, the best round mark on
     the tune split of tests/data/labelled/agent_runs.jsonl (docs/agentic.md): the small judge's P(yes)
-    for complete runs sits at 0.6–0.7."""
+    for complete runs sits at 0.6–0.7.
+
+    First, by code: a run with a failed call that was never retried successfully, whose final answer
+    admits no failure ("couldn't", "failed", "was not booked", …), scores 0 without a judge call — it
+    claims work that did not happen. An answer that admits the failure goes to the judge."""
 
     judged = "the agent fully completed the user's request"
+    fails_unadmitted_failure = True
     statement = ("The agent completed every part of the user's request: each call it relied on "
                  "succeeded, and nothing the user asked for was left undone.")
 
@@ -849,9 +893,13 @@ class GoalFulfillment(_AgentJudgement):
     every name, time and number matches the calls, and it gives the user all they asked for" is true
     of the run (yes/no); score = P(yes). Pass mark 0.68, the best round mark on the tune split of
     tests/data/labelled/agent_runs.jsonl (docs/agentic.md): the small judge's P(yes) is mostly 0.6–0.78
-    for good and bad runs alike (medians 0.71 and 0.69 there), so the mark is a narrow cut."""
+    for good and bad runs alike (medians 0.71 and 0.69 there), so the mark is a narrow cut.
+
+    First, by code, as for task-completion: a failed call never retried successfully, with a final
+    answer that admits no failure, scores 0 without a judge call."""
 
     judged = "the final answer gives the user what they wanted"
+    fails_unadmitted_failure = True
     statement = ("Everything the final answer tells the user is true according to the call results: every "
                  "action it says was done really succeeded, every name, time and number matches the calls, "
                  "and it gives the user all they asked for.")

@@ -11,7 +11,7 @@ import contextvars
 import functools
 import json
 import math
-from typing import Any
+from typing import Any, ClassVar
 
 from agentunit.core.sync import run_blocking
 from agentunit.errors import MetricConfigError
@@ -143,8 +143,10 @@ class LlmRubric(JudgedMetric):
     ``config.exact_checks: false`` sends the whole rubric to the judge as one decision.
     """
 
+    subject: ClassVar[str] = "rubric"  # what the value is called in reasons and errors
+
     def setup(self) -> None:
-        _require_text(self, "the rubric")
+        _require_text(self, f"the {self.subject}")
         exact = self.config.get("exact_checks", True)
         if not isinstance(exact, bool):
             raise MetricConfigError(f"{self.name} config.exact_checks must be true or false, got {exact!r}")
@@ -158,8 +160,9 @@ class LlmRubric(JudgedMetric):
         worst = min(decided, key=lambda d: d["score"])
         score = worst["score"]
         why = worst["why"] if worst["method"] == "judge" else f"{worst['method']}: {worst['why']}"
-        reason = (f"rubric {quoted(rubric)}: {why}" if len(decided) == 1 else
-                  f"rubric {quoted(rubric)}, {len(decided)} criteria, lowest {quoted(worst['criterion'])}: {why}")
+        named = f"{self.subject} {quoted(rubric)}"
+        reason = (f"{named}: {why}" if len(decided) == 1 else
+                  f"{named}, {len(decided)} criteria, lowest {quoted(worst['criterion'])}: {why}")
         detail: dict[str, Any] = {"criteria": decided}
         judged = [d["judge"] for d in decided if d["method"] == "judge"]
         if len(judged) == 1:

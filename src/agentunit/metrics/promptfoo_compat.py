@@ -18,8 +18,9 @@ from agentunit.core.envelope import ordered_events
 from agentunit.errors import MetricConfigError
 from agentunit.judges.service import pass_fail
 from agentunit.metrics import _rubric as rubric_rules
+from agentunit.metrics.agentic import claimed_success_after_failure, unadmitted_failure_reason
 from agentunit.metrics.base import Metric, MetricResult
-from agentunit.metrics.judged import JudgedMetric, _require_text, question_of
+from agentunit.metrics.judged import JudgedMetric, LlmRubric, _require_text
 from agentunit.metrics.registry import register
 
 # -- is-refusal ------------------------------------------------------------------------------------
@@ -477,7 +478,7 @@ GOAL_SYSTEM = ("You grade whether an AI agent achieved a goal, from its final ou
                "Reply PASS or FAIL.")
 
 
-@register("trajectory:goal-success", family="agentic", value="required", needs=("output",), threshold=0.5,
+@register("trajectory:goal-success", family="agentic", value="required", needs=("output",), threshold=0.25,
           model="judge", example="{metric: \"trajectory:goal-success\", value: \"Tell the user whether the order "
                                  "shipped\"}")
 class TrajectoryGoalSuccess(JudgedMetric):
@@ -485,8 +486,12 @@ class TrajectoryGoalSuccess(JudgedMetric):
 
     Value: the goal, as text or ``{goal}``. The judge gets the goal, the trajectory (the steps as
     numbered ``{type, name}``, repeats collapsed, at most 24 kept) and the final output, and decides
-    PASS/FAIL; score = P(PASS), pass ≥ threshold (default 0.5). promptfoo's grader returns a score
-    with partial credit; agentunit's judge answers one binary question.
+    PASS/FAIL; score = P(PASS), pass ≥ threshold (default 0.25, the best round mark on the tune rows of
+    tests/data/labelled/agent_runs.jsonl's task-completion runs: the embedded judge leans to FAIL here,
+    and at 0.5 it failed nine in ten complete runs). promptfoo's grader returns a score with partial
+    credit; agentunit's judge answers one binary question. Before the judge, as for
+    task-completion: a failed tool call never retried successfully, with a final output that admits no
+    failure, scores 0 by code (the agent claims a goal its calls did not reach).
     """
 
     def setup(self) -> None:
@@ -495,6 +500,9 @@ class TrajectoryGoalSuccess(JudgedMetric):
     async def evaluate_async(self, case, trace, outcome) -> MetricResult:
         goal = self._goal if self._goal is not None else _goal(case.expected_output)
         steps, source = trajectory_steps(trace, outcome)
+        if failed := claimed_success_after_failure(trace, outcome):
+            return self.result(0.0, reason=unadmitted_failure_reason(failed),
+                               detail={"goal": goal, "method": "code", "unrecovered_failures": failed})
         trajectory = judge_trajectory(steps)
         user = f"Goal: {goal}\nTrajectory: {trajectory}\nFinal output: {outcome.output}\n\nWas the goal achieved?"
         decision = await pass_fail(GOAL_SYSTEM, user)
@@ -591,35 +599,24 @@ class IsValidOpenAIFunctionCall(Metric):
 
 # -- model-graded-closedqa -------------------------------------------------------------------------
 
-CLOSEDQA_SYSTEM = ("You are assessing a submitted answer on a given task based on a criterion. "
-                   "If the submission meets the criterion, reply PASS. Otherwise reply FAIL.")
 
-
-@register("model-graded-closedqa", family="judge", value="required", threshold=0.5, model="judge",
+@register("model-graded-closedqa", family="judge", value="required", threshold=0.75, model="judge",
           example='{metric: model-graded-closedqa, value: "Mentions that the order has shipped"}')
-class ModelGradedClosedQa(JudgedMetric):
-    """Does the output meet the criterion? One yes/no judge question, as promptfoo's closedqa asks.
+class ModelGradedClosedQa(LlmRubric):
+    """Does the output meet the criterion? (promptfoo's closed-QA grader, decided the way llm-rubric is.)
 
-    The judge gets the task (the case's prompt, or the reply's ``trusys.query``), the submission
-    (the output) and the criterion (the value, else the case's expected_output) and answers PASS
-    (promptfoo's "Y") or FAIL ("N"). Score = P(PASS), read from the judge's token probabilities;
-    pass ≥ threshold (default 0.5). promptfoo reads the final Y/N after step-by-step reasoning and
-    scores 1 or 0.
+    promptfoo asks the grader one question about the whole criterion ("Does the submission meet the
+    criterion?"). Asked that way, the embedded judge passed 0.91 of the good outputs on the test rows of
+    tests/data/labelled/llm_rubric.jsonl but failed only 0.40 of the bad ones (balanced accuracy 0.655),
+    so the criterion (the value, else the case's expected_output) is decided exactly as llm-rubric
+    decides a rubric: split into criteria, each decided by code when it is about form or refusal, else
+    by the judge as the statement "The text <criterion>." (the task shown when the case has one), with
+    the same value caps. Score = the lowest criterion score; pass ≥ threshold (default 0.75, llm-rubric's
+    mark, chosen on the tune rows of the same set). promptfoo reads a final Y/N and scores 1 or 0.
+    ``config.exact_checks: false`` sends the whole criterion to the judge as one decision.
     """
 
-    def setup(self) -> None:
-        _require_text(self, "the criterion")
-
-    async def evaluate_async(self, case, trace, outcome) -> MetricResult:
-        criterion = str(self.expected(case))
-        task = question_of(case, outcome) or "(not given)"
-        user = f"[BEGIN DATA]\n***\n[Task]: {task}\n***\n[Submission]: {outcome.output}\n***\n" \
-               f"[Criterion]: {criterion}\n***\n[END DATA]\nDoes the submission meet the criterion?"
-        decision = await pass_fail(CLOSEDQA_SYSTEM, user)
-        score = decision.probabilities["PASS"]
-        verdict = "meets" if score >= (self.threshold or 0.5) else "does not meet"
-        return self.result(score, reason=f"the submission {verdict} the criterion (P {score:.3f})",
-                           detail={"criterion": criterion, "judge": decision.to_detail()})
+    subject = "criterion"
 
 
 # -- meteor ------------------------------------------------------------------------------------------
