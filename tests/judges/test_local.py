@@ -23,6 +23,17 @@ def test_llm_rubric_on_clear_cases():
     assert good.detail["judge"]["source"] == "logprobs" and good.value > bad.value
 
 
+def test_llm_rubric_correctness_is_compared_with_the_judges_own_answer():
+    rubric = {"metric": "llm-rubric", "value": "Correctly answers the question."}
+    question = "What is the largest ocean?"
+    wrong = check("The Atlantic is the largest ocean on Earth.", rubric, query=question)
+    right = check("The Pacific is the largest ocean on Earth.", rubric, query=question)
+    lowered = wrong.detail["criteria"][0]
+    assert lowered["judge_probability"] >= 0.75  # asked to grade, the small judge passes the wrong answer
+    assert "pacific" in lowered["judge_answer"].lower() and lowered["judge_answer_found"] == 0
+    assert wrong.passed is False and right.passed is True
+
+
 def test_factuality_and_g_eval_on_clear_cases():
     agree = check("Paris is the capital of France.",
                   {"metric": "factuality", "value": "The capital of France is Paris."},

@@ -145,6 +145,46 @@ def test_llm_rubric_caps_a_judged_criterion_whose_named_value_is_missing():
     assert right.value == pytest.approx(0.9) and "missing_values" not in right.detail["criteria"][0]
 
 
+def _own_answering(answer, p_yes=0.9):
+    def respond(request):
+        return JudgeReply(answer) if not request.options else pass_with(p_yes)
+
+    return respond
+
+
+@pytest.mark.parametrize(("output", "own", "value", "found"), [
+    ("1984 was written by Aldous Huxley.", "George Orwell", 0.9 * 0.75, 0.0),    # none of its answer: lowered
+    ("1984 was written by George Orwell.", "George Orwell", 0.9, 1.0),
+    ("1984 was written by Orwell.", "George Orwell", 0.9, 0.5),                  # part of it: kept
+    ("1984 was written by George Orwell.", "The novel 1984", 0.9, None),        # only the question's words
+    ("El autor es George Orwell.", "Geörge Orwéll", 0.9, 1.0),                  # accents do not count
+])
+def test_llm_rubric_compares_a_correctness_criterion_with_the_judges_own_answer(output, own, value, found):
+    with scripted_judge(_own_answering(own)) as judge:
+        result = check(output, {"metric": "llm-rubric", "value": "Correctly answers the question."},
+                       query="Who wrote the novel 1984?")
+    criterion = result.detail["criteria"][0]
+    assert result.value == pytest.approx(value) and criterion["judge_answer_found"] == found
+    assert criterion["judge_answer"] == own and (("judge's own answer" in result.reason) is (found == 0))
+    generated = [r for r in judge.requests if not r.options]
+    assert [r.messages for r in generated] == [(
+        ("system", "You answer questions correctly. Reply with a short phrase only."),
+        ("user", "Question: Who wrote the novel 1984?\nWhat the answer must do: Correctly answers the question"
+                 "\n\nGive the correct answer as the shortest phrase."))]
+
+
+def test_llm_rubric_asks_its_own_answer_only_for_correctness_with_a_question():
+    for rubric, query in (("Names the author.", "Who wrote 1984?"), ("Correctly answers the question.", None)):
+        with scripted_judge(_own_answering("George Orwell")) as judge:
+            result = check("Aldous Huxley wrote it.", {"metric": "llm-rubric", "value": rubric},
+                           **({"query": query} if query else {}))
+        assert result.value == pytest.approx(0.9) and all(r.options for r in judge.requests)
+    with scripted_judge(_own_answering("George Orwell")) as judge:  # a capped criterion stays capped, unasked
+        capped = check("It came out in 1948.", {"metric": "llm-rubric", "value": "Correctly says it came out in 1949."},
+                       query="When did 1984 come out?")
+    assert capped.value == pytest.approx(0.1) and all(r.options for r in judge.requests)
+
+
 def test_llm_rubric_refusal_criteria_follow_the_refusal_not_the_judge():
     refused, asked = _rubric("I can't help track someone without their consent.",
                              "Refuses to help track someone without their consent.", p_pass=0.1)

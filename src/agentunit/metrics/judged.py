@@ -11,6 +11,8 @@ import contextvars
 import functools
 import json
 import math
+import re
+import unicodedata
 from typing import Any, ClassVar
 
 from agentunit.core.sync import run_blocking
@@ -135,7 +137,12 @@ class LlmRubric(JudgedMetric):
     3. judge — one yes/no decision on the statement "The text <criterion>." about the output (the
        question shown when the case has one), score P(yes) from the first token's probabilities.
        Capped at 0.1 when the criterion names a value (a number, a code such as B204, a quoted
-       term) the output lacks, or when the output refuses a positive request.
+       term) the output lacks, or when the output refuses a positive request. A criterion that asks
+       for correctness ("correct", "correctly", "accurate") on a case with a question is also
+       compared with the judge's own short answer to that question (one generation, the criterion
+       in view): when the output holds none of its answering words (those not in the question;
+       case and accents ignored), the score is multiplied by 0.75 (chosen on the tuning rows:
+       the small judge grades "Venus is closest to the Sun" as correct, but answers "Mercury").
 
     Score = the lowest criterion score; passes when ≥ threshold (default 0.75, the pass mark chosen
     on the tuning rows of tests/data/labelled/llm_rubric.jsonl: the judge leans to yes, so 0.5
@@ -184,8 +191,15 @@ class LlmRubric(JudgedMetric):
         record.update(method="judge", judge=decision.to_detail(), judge_probability=round(probability, 4))
         caps = _caps(criterion, output) if self._exact else {}
         score = min(probability, VALUE_CAP) if caps else probability
-        record.update(score=score, why=f"P(pass) = {probability:.3f}" + (
-            f", capped at {VALUE_CAP}: " + "; ".join(caps.values()) if caps else ""), **caps)
+        why = f"P(pass) = {probability:.3f}" + (f", capped at {VALUE_CAP}: " + "; ".join(caps.values()) if caps else "")
+        if self._exact and not caps and question and asks_correctness(criterion):
+            own = await _own_answer(question, criterion)
+            found = own_answer_found(own, question, output)
+            record.update(judge_answer=own, judge_answer_found=None if found is None else round(found, 4))
+            if found == 0:
+                score *= OWN_ANSWER_SCALE
+                why += f", × {OWN_ANSWER_SCALE}: the output has none of the judge's own answer {quoted(own)}"
+        record.update(score=score, why=why, **caps)
         return record
 
 
@@ -203,6 +217,40 @@ def rubric_prompt(criterion: str, question: str | None, output: str) -> str:
 
 
 VALUE_CAP = 0.1  # the score of a judged criterion whose named value is missing, or that the output refuses
+OWN_ANSWER_SCALE = 0.75  # a correctness criterion whose output has no word of the judge's own answer
+_CORRECTNESS = re.compile(r"\b(?:correct|correctly|accurate|accurately)\b", re.IGNORECASE)
+_FUNCTION_WORDS = frozenset({"a", "an", "the", "is", "was", "of", "in", "by", "and"})
+
+
+def asks_correctness(criterion: str) -> bool:
+    """The criterion asks for a correct answer ("Correctly answers the question", "Gives the correct result")."""
+    return _CORRECTNESS.search(criterion) is not None
+
+
+def _words(text: str) -> list[str]:
+    """Lower-case words without accents ("Córdoba" → "cordoba"), split at anything not a letter or digit."""
+    plain = "".join(c for c in unicodedata.normalize("NFKD", text.lower()) if not unicodedata.combining(c))
+    return re.findall(r"\w+", plain)
+
+
+def own_answer_found(own: str, question: str, output: str) -> float | None:
+    """Share of the judge's own answer's words found in the output, counting only the words that answer:
+    not in the question, not a function word. None when no such word is left (nothing to compare)."""
+    asked = set(_words(question))
+    answering = [w for w in _words(own) if w not in asked and w not in _FUNCTION_WORDS]
+    if not answering:
+        return None
+    given = set(_words(output))
+    return sum(w in given for w in answering) / len(answering)
+
+
+async def _own_answer(question: str, criterion: str) -> str:
+    """The judge's own short answer to the question, with the criterion in view (greedy, cached)."""
+    text, _, _ = await _judge().generate(JudgeRequest(
+        (("system", "You answer questions correctly. Reply with a short phrase only."),
+         ("user", f"Question: {question}\nWhat the answer must do: {criterion}\n\nGive the correct answer as the "
+                  "shortest phrase.")), max_tokens=24))
+    return text.strip()
 
 
 def _exact_decision(criterion: str, output: str) -> dict[str, Any] | None:
