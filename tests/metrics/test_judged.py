@@ -174,7 +174,8 @@ def test_llm_rubric_compares_a_correctness_criterion_with_the_judges_own_answer(
 
 
 def test_llm_rubric_asks_its_own_answer_only_for_correctness_with_a_question():
-    for rubric, query in (("Names the author.", "Who wrote 1984?"), ("Correctly answers the question.", None)):
+    for rubric, query in (("Names the author.", "Who wrote 1984?"), ("Correctly answers the question.", None),
+                          ("Describes the novel accurately.", "Tell me about the novel 1984.")):  # no question asked
         with scripted_judge(_own_answering("George Orwell")) as judge:
             result = check("Aldous Huxley wrote it.", {"metric": "llm-rubric", "value": rubric},
                            **({"query": query} if query else {}))
@@ -183,6 +184,33 @@ def test_llm_rubric_asks_its_own_answer_only_for_correctness_with_a_question():
         capped = check("It came out in 1948.", {"metric": "llm-rubric", "value": "Correctly says it came out in 1949."},
                        query="When did 1984 come out?")
     assert capped.value == pytest.approx(0.1) and all(r.options for r in judge.requests)
+
+
+def _g_eval_judge(own):
+    def respond(request):
+        if request.json_schema:
+            return JudgeReply('{"steps": ["Check each fact."]}')
+        return JudgeReply(own) if not request.options else verdict("2", 0.5, "4")  # 3 of 5: 0.5
+
+    return respond
+
+
+@pytest.mark.parametrize(("criteria", "output", "value", "found"), [
+    ("Correctness: every factual statement is accurate.", "The heart has four chambers.", 0.75, 1.0),  # lifted
+    ("Correctness: every factual statement is accurate.", "The heart has three chambers.", 0.375, 0.0),
+    ("Correctness: every factual statement is accurate.", "The heart has 4 rooms, I think.", 0.75, 1.0),
+    ("Factual accuracy: no false claims.", "It has 4 chambers and 2 valves.", 0.75, 1.0),
+    ("Specificity: precise details, whether or not they are accurate.", "Three chambers.", 0.5, "unasked"),
+])
+def test_g_eval_correctness_criteria_are_compared_with_the_judges_own_answer(criteria, output, value, found):
+    with scripted_judge(_g_eval_judge("4")) as judge:
+        result = check(output, {"metric": "g-eval", "value": criteria}, query="How many chambers does the heart have?")
+    assert result.value == pytest.approx(value)
+    asked_own = [r for r in judge.requests if not r.options and not r.json_schema]
+    if found == "unasked":
+        assert asked_own == [] and "judge_answer" not in result.detail
+    else:
+        assert len(asked_own) == 1 and result.detail["judge_answer_found"] == found
 
 
 def test_llm_rubric_refusal_criteria_follow_the_refusal_not_the_judge():

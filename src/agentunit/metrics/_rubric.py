@@ -202,6 +202,11 @@ def is_negative(criterion: str) -> bool:
     return bool(_FORBIDS.match(criterion))
 
 
+def spelled_number(word: str) -> int | None:
+    """The value of a spelled-out number word ("four", "zwölf", "dix"), None for any other word."""
+    return _SPELLED.get(word.lower())
+
+
 def missing_values(criterion: str, response: str) -> list[str]:
     """Values the criterion names that the response lacks: back-quoted and quoted terms (as written,
     case ignored), codes such as B204, and numbers (compared as numbers; the response's number words

@@ -138,11 +138,12 @@ class LlmRubric(JudgedMetric):
        question shown when the case has one), score P(yes) from the first token's probabilities.
        Capped at 0.1 when the criterion names a value (a number, a code such as B204, a quoted
        term) the output lacks, or when the output refuses a positive request. A criterion that asks
-       for correctness ("correct", "correctly", "accurate") on a case with a question is also
-       compared with the judge's own short answer to that question (one generation, the criterion
-       in view): when the output holds none of its answering words (those not in the question;
-       case and accents ignored), the score is multiplied by 0.75 (chosen on the tuning rows:
-       the small judge grades "Venus is closest to the Sun" as correct, but answers "Mercury").
+       for correctness ("correct", "correctly", "accurate") on a case whose prompt asks a question
+       (holds a "?") is also compared with the judge's own short answer to that question (one
+       generation, the criterion in view): when the output holds none of its answering words (those
+       not in the question; case, accents and number words ignored), the score is multiplied by 0.75
+       (chosen on the tuning rows: the small judge grades "Venus is closest to the Sun" as correct,
+       but answers "Mercury").
 
     Score = the lowest criterion score; passes when ≥ threshold (default 0.75, the pass mark chosen
     on the tuning rows of tests/data/labelled/llm_rubric.jsonl: the judge leans to yes, so 0.5
@@ -192,7 +193,7 @@ class LlmRubric(JudgedMetric):
         caps = _caps(criterion, output) if self._exact else {}
         score = min(probability, VALUE_CAP) if caps else probability
         why = f"P(pass) = {probability:.3f}" + (f", capped at {VALUE_CAP}: " + "; ".join(caps.values()) if caps else "")
-        if self._exact and not caps and question and asks_correctness(criterion):
+        if self._exact and not caps and asks_a_question(question) and asks_correctness(criterion):
             own = await _own_answer(question, criterion)
             found = own_answer_found(own, question, output)
             record.update(judge_answer=own, judge_answer_found=None if found is None else round(found, 4))
@@ -218,8 +219,16 @@ def rubric_prompt(criterion: str, question: str | None, output: str) -> str:
 
 VALUE_CAP = 0.1  # the score of a judged criterion whose named value is missing, or that the output refuses
 OWN_ANSWER_SCALE = 0.75  # a correctness criterion whose output has no word of the judge's own answer
+OWN_ANSWER_LIFT = 0.5  # g-eval: a correctness score moves half-way to 1 when the output gives the judge's answer
 _CORRECTNESS = re.compile(r"\b(?:correct|correctly|accurate|accurately)\b", re.IGNORECASE)
+_CORRECTNESS_NAME = re.compile(r"^\W*(?:factual\s+)?(?:correctness|accuracy|factuality)\b", re.IGNORECASE)
 _FUNCTION_WORDS = frozenset({"a", "an", "the", "is", "was", "of", "in", "by", "and"})
+
+
+def asks_a_question(prompt: str | None) -> bool:
+    """The case's prompt asks a question (holds a question mark): "Tell me about X" has no short answer
+    for the judge to give and compare."""
+    return bool(prompt) and "?" in prompt
 
 
 def asks_correctness(criterion: str) -> bool:
@@ -227,10 +236,17 @@ def asks_correctness(criterion: str) -> bool:
     return _CORRECTNESS.search(criterion) is not None
 
 
+def names_correctness(criteria: str) -> bool:
+    """G-Eval criteria named for correctness: they open with "Correctness", "Accuracy", "Factuality"
+    or "Factual accuracy" ("Correctness: every factual statement is accurate")."""
+    return _CORRECTNESS_NAME.search(criteria) is not None
+
+
 def _words(text: str) -> list[str]:
-    """Lower-case words without accents ("Córdoba" → "cordoba"), split at anything not a letter or digit."""
+    """Lower-case words without accents ("Córdoba" → "cordoba"), split at anything not a letter or digit,
+    number words as digits ("four" → "4")."""
     plain = "".join(c for c in unicodedata.normalize("NFKD", text.lower()) if not unicodedata.combining(c))
-    return re.findall(r"\w+", plain)
+    return [str(n) if (n := rubric_rules.spelled_number(w)) is not None else w for w in re.findall(r"\w+", plain)]
 
 
 def own_answer_found(own: str, question: str, output: str) -> float | None:
@@ -376,6 +392,14 @@ class GEval(JudgedMetric):
     (Σ p_i·i − 1)/(max − 1). When the provider gives no logprobs the generated digit is used and the
     detail says so. Passes when ≥ threshold (default 0.61, the pass mark chosen on the tuning rows of
     tests/data/labelled/g_eval.jsonl: the judge gives middling outputs a 4 of 5 too often).
+
+    Criteria named for correctness ("Correctness: …", "Accuracy: …", "Factuality: …") on a case whose
+    prompt asks a question (holds a "?") are also compared with the judge's own short answer to that
+    question, as llm-rubric does: when the response holds every answering word of it (words not in the
+    question; case, accents and number words ignored) the score moves half-way to 1, when it holds
+    none the score is multiplied by 0.75. The small judge marks a right but rude answer down on
+    correctness ("It's Canberra, obviously." 0.26) and a polite wrong one up; asked the question, it
+    answers "Canberra".
     """
 
     def setup(self) -> None:
@@ -413,6 +437,17 @@ class GEval(JudgedMetric):
         score = (mean - 1) / (self._max - 1)
         method = ("probability-weighted mean of score tokens" if decision.source == "logprobs"
                   else "generated score (the provider gave no token probabilities)")
-        return self.result(score, reason=f"score {mean:.2f}/{self._max} on {quoted(criteria)} ({method})",
-                           detail={"steps": steps, "steps_generation": step_info, "mean_score": mean,
-                                   "method": method, "judge": decision.to_detail()})
+        reason = f"score {mean:.2f}/{self._max} on {quoted(criteria)} ({method})"
+        detail = {"steps": steps, "steps_generation": step_info, "mean_score": mean, "method": method,
+                  "judge": decision.to_detail()}
+        if asks_a_question(question) and names_correctness(criteria):
+            own = await _own_answer(question, criteria)
+            found = own_answer_found(own, question, response)
+            detail.update(judge_answer=own, judge_answer_found=None if found is None else round(found, 4))
+            if found == 1:
+                score += OWN_ANSWER_LIFT * (1 - score)
+                reason += f"; lifted half-way to 1: the response gives the judge's own answer {quoted(own)}"
+            elif found == 0:
+                score *= OWN_ANSWER_SCALE
+                reason += f"; × {OWN_ANSWER_SCALE}: the response has none of the judge's own answer {quoted(own)}"
+        return self.result(score, reason=reason, detail=detail)
