@@ -158,6 +158,7 @@ def _own_answering(answer, p_yes=0.9):
     ("1984 was written by Orwell.", "George Orwell", 0.9, 0.5),                  # part of it: kept
     ("1984 was written by George Orwell.", "The novel 1984", 0.9, None),        # only the question's words
     ("El autor es George Orwell.", "Geörge Orwéll", 0.9, 1.0),                  # accents do not count
+    ("Er hat fünf Romane.", "5 novels", 0.9, 0.5),                               # "fünf" is 5
 ])
 def test_llm_rubric_compares_a_correctness_criterion_with_the_judges_own_answer(output, own, value, found):
     with scripted_judge(_own_answering(own)) as judge:
