@@ -24,7 +24,7 @@ SIMILARITY_WEIGHT = 0.25  # RAGAS's blend: 0.75 × statement F1 + 0.25 × semant
 
 
 @register("answer_correctness", family="reference", aliases=("answer-correctness-metric",),
-          needs=("output", "expected_output"), value="optional", threshold=0.5, model="judge",
+          needs=("output", "expected_output"), value="optional", threshold=0.4, model="judge",
           example="{metric: answer_correctness, value: Paris}")
 class AnswerCorrectnessMetric(JudgedMetric):
     """Agreement of the answer with the expected output (AgentUnit AnswerCorrectnessMetric).
@@ -34,7 +34,9 @@ class AnswerCorrectnessMetric(JudgedMetric):
     judge decides, for each expected sentence, whether the answer states it (recall) and, for each
     answer sentence, whether the expected output supports it (precision) — one PASS/FAIL decision
     each, P(PASS) as the weight. Score = 0.75 · F1 + 0.25 · cosine similarity of the two texts'
-    embeddings (RAGAS's weighting). Judge calls: one per sentence of either text.
+    embeddings (RAGAS's weighting). Judge calls: one per sentence of either text. Passes at ≥ 0.4, the
+    best round pass mark on the tuning rows of tests/data/labelled/answer_correctness.jsonl (0.656
+    against 0.602 at 0.5): the small judge doubts right paraphrases, so their F1 sits low.
     """
 
     def evaluate(self, case, trace, outcome) -> MetricResult:
