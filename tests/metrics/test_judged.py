@@ -145,6 +145,21 @@ def test_llm_rubric_caps_a_judged_criterion_whose_named_value_is_missing():
     assert right.value == pytest.approx(0.9) and "missing_values" not in right.detail["criteria"][0]
 
 
+
+def test_llm_rubric_asks_the_judge_in_the_outputs_units():
+    right, asked = _rubric("The flight takes about 2.5 hours.", "States that the flight takes 150 minutes.")
+    assert right.value == pytest.approx(0.9) and "missing_values" not in right.detail["criteria"][0]
+    assert "Statement: The text states that the flight takes 2.5 hours.\n" in asked[0].messages[-1][1]
+    assert right.detail["criteria"][0]["asked_as"] == "States that the flight takes 2.5 hours"
+    wrong, asked = _rubric("The flight takes about 1.5 hours.", "States that the flight takes 150 minutes.")
+    assert wrong.value == pytest.approx(0.1) and "'150'" in wrong.reason
+    assert "asked_as" not in wrong.detail["criteria"][0]
+    assert "Statement: The text states that the flight takes 150 minutes.\n" in asked[0].messages[-1][1]
+    whole, asked = _rubric("The flight takes about 2.5 hours.", "States that the flight takes 150 minutes.",
+                           exact_checks=False)  # the rubric as written, judged alone
+    assert "takes 150 minutes.\n" in asked[0].messages[-1][1] and whole.value == pytest.approx(0.9)
+
+
 def _own_answering(answer, p_yes=0.9):
     def respond(request):
         return JudgeReply(answer) if not request.options else pass_with(p_yes)

@@ -103,6 +103,31 @@ def test_values_named_by_a_criterion_are_looked_up(criterion, response, missing)
     assert rules.missing_values(criterion, response) == missing
 
 
+@pytest.mark.parametrize(("criterion", "response", "missing"), [
+    ("Says the free trial lasts 14 days.", "The free trial lasts two weeks.", []),
+    ("Says the free trial lasts 14 days.", "It lasts a fortnight.", []),
+    ("Says the free trial lasts 14 days.", "The free trial lasts three weeks.", ["14"]),
+    ("States that the warranty lasts 24 months.", "It comes with a two-year warranty.", []),
+    ("States that the warranty lasts 24 months.", "It comes with a one-year warranty.", ["24"]),
+    ("States that the warranty lasts 24 months.", "It is a two-year warranty.", []),  # "a two" is no quantity
+    ("Says the flight takes 150 minutes.", "The flight takes about 2.5 hours.", []),
+    ("Says the run is 10 km long.", "The run covers 10,000 metres.", []),
+    ("Says the run is 10 km long.", "The run covers 5,000 metres.", ["10"]),
+    ("Says it is 5 miles away.", "It is about 8 km away.", []),  # within 1 %
+    ("Says it is 5 miles away.", "It is about 9 km away.", ["5"]),
+    ("Gives the boiling point, 100 °C.", "Water boils at 212 °F.", []),
+    ("States that the parcel weighs 2.5 kg.", "It weighs 2500 g.", []),
+    # Another kind of quantity, or a word pint reads as a unit but that means something else here.
+    ("Says the free trial lasts 14 days.", "It costs 14 euros.", []),  # the 14 is there: no unit check needed
+    ("Says the free trial lasts 14 days.", "The trial lasts 2 km.", ["14"]),
+    ("Says the free trial lasts 14 days.", "Open a 2 pm slot.", ["14"]),
+    ("Costs 12 euros.", "It costs one euro.", ["12"]),
+    ("States that the warranty lasts 24 months.", "You get two a month.", ["24"]),  # pint reads "a" as a year
+])
+def test_a_quantity_in_other_units_counts(criterion, response, missing):
+    assert rules.missing_values(criterion, response) == missing
+
+
 def test_word_and_sentence_counts():
     assert rules.word_count("Hello , world — again") == 3
     assert rules.sentence_count("Dr. Who? Yes. 3 cats.\n- a line") == 4

@@ -14,8 +14,9 @@ rubric is read as criteria, each decided by the cheapest exact method that appli
 * ``refusal_kind`` / ``is_refusal`` — "refuses / declines to …" passes exactly when the response
   refuses; "helps / answers rather than refusing" fails when it does.
 * ``missing_values`` — digits, codes, quoted and back-quoted terms the criterion names that the
-  response lacks (number words and decimal commas in the response are read as digits): the judge's
-  support for that criterion is capped, as context-faithfulness caps a claim with a missing number.
+  response lacks (number words and decimal commas in the response are read as digits; a quantity in
+  other units, "two weeks" for "14 days", counts, converted by pint): the judge's support for that
+  criterion is capped, as context-faithfulness caps a claim with a missing number.
 """
 
 from __future__ import annotations
@@ -210,7 +211,8 @@ def spelled_number(word: str) -> int | None:
 def missing_values(criterion: str, response: str) -> list[str]:
     """Values the criterion names that the response lacks: back-quoted and quoted terms (as written,
     case ignored), codes such as B204, and numbers (compared as numbers; the response's number words
-    up to twelve and tens, decimal commas and "3 pm" = 15:00 count)."""
+    up to twelve and tens, decimal commas and "3 pm" = 15:00 count, and a quantity in other units of the same
+    kind: "two weeks" or "a fortnight" for "14 days", "8 km" for "5 miles", within 1 %)."""
     missing = []
     lowered = response.lower()
     numbers = _numbers_in(response)
@@ -224,9 +226,85 @@ def missing_values(criterion: str, response: str) -> list[str]:
             if code.lower() not in lowered:
                 missing.append(code)
         elif number is not None and not _number_found(number, criterion[match.end():match.end() + 4], numbers,
-                                                      lowered):
+                                                      lowered) \
+                and not _quantity_found(number, criterion[match.end():match.end() + 24], response):
             missing.append(number)
     return missing
+
+
+def in_response_units(criterion: str, response: str) -> str:
+    """The criterion with each quantity the response states in other units restated as the response
+    states it ("takes 150 minutes" → "takes 2.5 hours" for a response saying "2.5 hours"): the judge
+    compares like with like, where the 1.5B judge did not convert units itself (P 0.19 for a right
+    "2.5 hours")."""
+    numbers, lowered = _numbers_in(response), response.lower()
+    restated, shift = criterion, 0
+    for match in _VALUE.finditer(criterion):
+        number = match.group(4)
+        after = criterion[match.end():match.end() + 24]
+        if number is None or _number_found(number, after[:4], numbers, lowered):
+            continue
+        stated = _quantity_in(number, after, response)
+        if stated is not None:
+            unit = _UNIT_AFTER.match(after)
+            start, end = match.start() + shift, match.end() + unit.end() + shift
+            restated = restated[:start] + stated + restated[end:]
+            shift += len(stated) - (end - start)
+    return restated
+
+
+def _quantity_found(token: str, after: str, response: str) -> bool:
+    return _quantity_in(token, after, response) is not None
+
+
+def _quantity_in(token: str, after: str, response: str) -> str | None:
+    """Where the response states the quantity "<token> <unit>" (the unit read from ``after``) in other
+    units of the same kind (time, length, mass, volume or temperature, equal within 1 %): the
+    response's words for it ("two weeks"), else None."""
+    unit = _UNIT_AFTER.match(after)
+    if unit is None or _as_number(token) == [] or _unit(unit.group(1)) is None:
+        return None
+    registry = _unit_registry()
+    wanted = registry.Quantity(_as_number(token)[0], _unit(unit.group(1)))
+    for match in _QUANTITY.finditer(response):
+        amount, word = match.group(1), match.group(2)
+        value = _SPELLED.get(amount.lower(), 1 if amount.lower() in ("a", "an") else None)
+        value = value if value is not None else next(iter(_as_number(amount)), None)
+        stated = _unit(word)
+        if value is None or stated is None or stated.dimensionality != wanted.units.dimensionality:
+            continue
+        converted = registry.Quantity(value, stated).to(wanted.units).magnitude
+        if abs(converted - wanted.magnitude) <= 0.01 * abs(wanted.magnitude):
+            return response[match.start():match.end(1)] + response[match.end(1):match.end(1) + 1 + len(word)]
+    return None
+
+
+def _unit(word: str):
+    """The pint unit a word names when it is a unit of time, length, mass, volume or temperature; None for
+    other words and for words pint reads as units that are mostly something else ("a", "in", "pm")."""
+    if word.lower() in _NOT_UNITS:
+        return None
+    registry = _unit_registry()
+    try:
+        unit = registry.parse_units(word)
+    except Exception:  # pint raises several error types for words that are not units
+        return None
+    return unit if any(unit.dimensionality == registry.get_dimensionality(kind) for kind in _UNIT_KINDS) else None
+
+
+@lru_cache(maxsize=1)
+def _unit_registry():
+    import pint
+
+    return pint.UnitRegistry()
+
+
+# A number, then optionally a hyphen ("24-month"), then a unit word or °C / °F.
+_UNIT_WORD = r"(°\s?[CF]\b|[A-Za-zµ]+)"
+_UNIT_AFTER = re.compile(r"[\s-]?" + _UNIT_WORD)
+_QUANTITY = re.compile(r"(?<![\w.])(\d+(?:[.,]\d+)?|[A-Za-zäöüß]+)(?=[\s-]" + _UNIT_WORD + ")")  # overlapping
+_UNIT_KINDS = ("[time]", "[length]", "[mass]", "[length] ** 3", "[temperature]")
+_NOT_UNITS = {"a", "an", "am", "pm", "at", "in", "are", "as", "and", "or", "to", "of", "on", "per", "the", "hp"}
 
 
 def word_count(text: str) -> int:

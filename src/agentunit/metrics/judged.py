@@ -137,7 +137,9 @@ class LlmRubric(JudgedMetric):
     3. judge — one yes/no decision on the statement "The text <criterion>." about the output (the
        question shown when the case has one), score P(yes) from the first token's probabilities.
        Capped at 0.1 when the criterion names a value (a number, a code such as B204, a quoted
-       term) the output lacks, or when the output refuses a positive request. A criterion that asks
+       term) the output lacks (a quantity the output gives in other units counts, "two weeks" for
+       "14 days", and the judge is asked about it in the output's units, which it does not convert
+       itself), or when the output refuses a positive request. A criterion that asks
        for correctness ("correct", "correctly", "accurate") on a case whose prompt asks a question
        (holds a "?") is also compared with the judge's own short answer to that question (one
        generation, the criterion in view): when the output holds none of its answering words (those
@@ -186,8 +188,11 @@ class LlmRubric(JudgedMetric):
                 exact, record["fallback"] = None, f"{missing}; the judge decided the language"
             if exact is not None:
                 return {**record, **exact}
+        asked = rubric_rules.in_response_units(criterion, output) if self._exact else criterion
+        if asked != criterion:
+            record["asked_as"] = asked  # the output's units: the 1.5B judge does not convert them itself
         decision = await _judge().decide(JudgeRequest((("system", RUBRIC_SYSTEM), ("user", rubric_prompt(
-            criterion, question, output))), options=("yes", "no")))
+            asked, question, output))), options=("yes", "no")))
         probability = decision.probabilities["yes"]
         record.update(method="judge", judge=decision.to_detail(), judge_probability=round(probability, 4))
         caps = _caps(criterion, output) if self._exact else {}
