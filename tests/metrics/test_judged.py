@@ -160,6 +160,19 @@ def test_llm_rubric_asks_the_judge_in_the_outputs_units():
     assert "takes 150 minutes.\n" in asked[0].messages[-1][1] and whole.value == pytest.approx(0.9)
 
 
+
+def test_llm_rubric_says_when_other_units_could_not_be_compared(monkeypatch):
+    from agentunit.metrics import _rubric as rubric_rules
+
+    def no_pint():
+        raise ImportError("No module named 'pint'")
+
+    monkeypatch.setattr(rubric_rules, "_unit_registry", no_pint)
+    result, _ = _rubric("The flight takes about 2.5 hours.", "States that the flight takes 150 minutes.")
+    assert result.value == pytest.approx(0.1) and result.error is None
+    assert "lacks '150' (other units not compared: pip install pint)" in result.reason
+
+
 def _own_answering(answer, p_yes=0.9):
     def respond(request):
         return JudgeReply(answer) if not request.options else pass_with(p_yes)

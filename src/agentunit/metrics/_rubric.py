@@ -262,7 +262,7 @@ def _quantity_in(token: str, after: str, response: str) -> str | None:
     units of the same kind (time, length, mass, volume or temperature, equal within 1 %): the
     response's words for it ("two weeks"), else None."""
     unit = _UNIT_AFTER.match(after)
-    if unit is None or _as_number(token) == [] or _unit(unit.group(1)) is None:
+    if not units_available() or unit is None or _as_number(token) == [] or _unit(unit.group(1)) is None:
         return None
     registry = _unit_registry()
     wanted = registry.Quantity(_as_number(token)[0], _unit(unit.group(1)))
@@ -290,6 +290,16 @@ def _unit(word: str):
     except Exception:  # pint raises several error types for words that are not units
         return None
     return unit if any(unit.dimensionality == registry.get_dimensionality(kind) for kind in _UNIT_KINDS) else None
+
+
+def units_available() -> bool:
+    """Whether values in other units can be compared: pint ships in the ``judge`` extra; a core install
+    judged by an HTTP model may lack it, and then only the value as written counts."""
+    try:
+        _unit_registry()
+    except ImportError:
+        return False
+    return True
 
 
 @lru_cache(maxsize=1)

@@ -300,7 +300,8 @@ def _caps(criterion: str, output: str) -> dict[str, str]:
     caps = {}
     missing = rubric_rules.missing_values(criterion, output)
     if missing:
-        caps["missing_values"] = "the output lacks " + ", ".join(repr(v) for v in missing)
+        caps["missing_values"] = "the output lacks " + ", ".join(repr(v) for v in missing) + (
+            "" if rubric_rules.units_available() else " (other units not compared: pip install pint)")
     if not rubric_rules.is_negative(criterion) and rubric_rules.is_refusal(output):
         caps["refused"] = "the output refuses"
     return caps
