@@ -40,6 +40,7 @@ def _judge(split_reply: str):
 
 
 def _faithfulness(output: str, split_reply: str, **config):
+    config.setdefault("blank_values", False)  # blanked values are tested in test_cloze.py
     case = DatasetCase(id="c", query="capital?", context=["The capital of France is Paris."])
     outcome = Outcome(output=output)
     with scripted_judge(_judge(split_reply)) as provider:

@@ -9,7 +9,9 @@ it needs to be checked on its own: an answer of fewer than 12 words is shown wit
 answers ("Question: … Answer: …"); a bare "yes"/"no" is scored by asking the judge the question
 itself (P(yes), or 1 − P(yes) for "no"), and any other short answer is compared with the judge's own
 answer to the question (``agreement_support``); a sentence that opens with a pronoun is shown after the
-sentence before it. Deterministic evidence runs alongside: a number or a capitalised name in a claim
+sentence before it. Each of a claim's numbers and names is then blanked and filled by the judge from the
+context (``_cloze``): a fill that differs caps the support, fills that all agree lift it
+(``cloze_support``). Deterministic evidence runs alongside: a number or a capitalised name in a claim
 (not the question) that appears nowhere in the context caps the claim's support (see ``evidence``).
 Long contexts are cut to the passages most similar to the claim and its question (embeddings).
 Without context (from the case, or ``trusys.context``) a metric is not measured. Measured in
@@ -25,6 +27,7 @@ from agentunit.errors import MetricConfigError
 from agentunit.judges.base import Decision, JudgeRequest
 from agentunit.judges.service import current_judge, pass_fail
 from agentunit.metrics._claims import atomic_claims
+from agentunit.metrics._cloze import cloze_check, names_in
 from agentunit.metrics._sentences import split_sentences
 from agentunit.metrics.base import MetricResult
 from agentunit.metrics.judged import JudgedMetric, quoted
@@ -40,29 +43,11 @@ CONTRADICTED_CAP = 0.1  # support of a yes/no answer whose yes/no is the opposit
 # (docs/rag.md): agreement lifts the support half-way to 1, no shared word scales it by 0.75.
 AGREE_F1, AGREE_LIFT = 0.7, 0.5
 DISAGREE_F1, DISAGREE_SCALE = 0.1, 0.75
+# A claim's values blanked and filled by the judge (``_cloze``), chosen on the tune rows (docs/rag.md):
+# a fill that differs from the claimed value caps the support at 0.3; when every fill agrees, an
+# uncapped support moves a quarter of the way to 1.
+CLOZE_DIFFERS_CAP, CLOZE_LIFT = 0.3, 0.25
 _NUMBER = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?")
-_NAME = re.compile(r"\b[A-Z][a-zA-Z]{2,}\b")
-# Capitalised words that are not names (sentence starters and the like).
-_STOP_NAMES = frozenset("""The This That These Those There It Its They Them We You He She His Her Our Their Yes No
-However Also And But Yet Then Thus Therefore Moreover Furthermore Here When While After Before Because Although
-Since For With From Into Each Every Some Many Most All Any Both Neither Either One Two Three Your Not Only
-About Around Over Under Between During Without Within What Which Who Whom Whose Where Why How Sure Please Thanks
-Note Overall Finally First Second Third Today Tomorrow Yesterday""".split())
-
-
-def _names(claim: str) -> list[str]:
-    """Capitalised words of the claim that may be names. The word opening the claim is capitalised
-    anyway, so it counts only when the next word is capitalised too ("Ron Burgess …", not "Drivers
-    must …")."""
-    out = []
-    for match in _NAME.finditer(claim):
-        word = match.group()
-        if word in _STOP_NAMES:
-            continue
-        if not claim[:match.start()].strip(" \"'(") and not claim[match.end():].lstrip(" \"')")[:1].isupper():
-            continue
-        out.append(word)
-    return out
 
 
 def evidence(claim: str, context: str) -> dict[str, Any]:
@@ -70,7 +55,7 @@ def evidence(claim: str, context: str) -> dict[str, Any]:
     lowered = context.lower()
     plain = lowered.replace(",", "")
     numbers = [n for n in _NUMBER.findall(claim) if n.replace(",", "") not in plain]
-    names = [n for n in _names(claim) if n.lower() not in lowered]
+    names = [n.group() for n in names_in(claim) if n.group().lower() not in lowered]
     return {"missing_numbers": numbers, "missing_names": names}
 
 
@@ -168,12 +153,26 @@ def agreement_support(support: float, claim: str, own: str, capped: bool) -> tup
     return support, f1
 
 
+def cloze_support(support: float, checks: list[dict[str, str]], capped: bool) -> float:
+    """Support after the claim's values were blanked and filled by the judge (``_cloze``): a fill that
+    differs from the claimed value caps it at CLOZE_DIFFERS_CAP; when every fill agrees, an uncapped
+    support moves CLOZE_LIFT of the way to 1."""
+    verdicts = [c["verdict"] for c in checks]
+    if "differs" in verdicts:
+        return min(support, CLOZE_DIFFERS_CAP)
+    if verdicts and all(v == "agrees" for v in verdicts) and not capped:
+        return support + CLOZE_LIFT * (1 - support)
+    return support
+
+
 async def claim_support(claim: str, passages: list[str], question: str | None = None,
-                        previous: str | None = None) -> dict[str, Any]:
+                        previous: str | None = None, blank_values: bool = True) -> dict[str, Any]:
     """One claim against the context: the judge's P(supported), the evidence, the capped support.
     ``question`` (a short answer's question) and ``previous`` (the sentence a pronoun refers back to)
     are shown with the claim; the evidence looks at the claim alone. A short answer (not a bare yes/no)
-    is also compared with the judge's own answer to its question (``agreement_support``)."""
+    is also compared with the judge's own answer to its question (``agreement_support``). With
+    ``blank_values`` the claim's numbers and names are blanked and filled by the judge
+    (``cloze_support``)."""
     framed = f"{question} {claim}" if question else f"{previous} {claim}" if previous else claim
     shown = await _passages_for(framed, passages)
     probability, decision = await _judge_probability(claim, shown, question, previous)
@@ -185,6 +184,11 @@ async def claim_support(claim: str, passages: list[str], question: str | None = 
         capped = bool(found["missing_numbers"] or found["missing_names"])
         support, f1 = agreement_support(support, claim, own, capped)
         record.update(judge_answer=own, answer_f1=round(f1, 4))
+    if blank_values:
+        checks = await cloze_check(claim, shown, "\n".join(passages), question)
+        if checks:
+            support = cloze_support(support, checks, bool(found["missing_numbers"] or found["missing_names"]))
+            record["blanks"] = checks
     record.update(support=round(support, 4), **found, judge_source=decision.source, cached=decision.cached)
     if question:
         record["question"] = question
@@ -200,7 +204,8 @@ class _ClaimMetric(JudgedMetric):
         claims = await atomic_claims(text, use_judge=self.config.get("split_claims", False), question=question)
         checked = []
         for item in claims:
-            record = await claim_support(item["claim"], passages, item["question"], item["previous"])
+            record = await claim_support(item["claim"], passages, item["question"], item["previous"],
+                                         blank_values=self.config.get("blank_values", True))
             if item["split_note"]:
                 record.update(sentence=item["sentence"], split=item["split_note"])
             checked.append(record)
@@ -235,9 +240,13 @@ class FaithfulnessMetric(_ClaimMetric):
     question itself from the context (one short generation), and the two answers are compared —
     SQuAD token F1 ≥ 0.7 lifts an uncapped support half-way to 1, no shared word scales it by 0.75,
     and an answer opening with yes/no against the judge's opposite yes/no is capped at 0.1 (chosen on
-    the tune rows: balanced accuracy 0.715 → 0.765, docs/rag.md). Score = mean support. The detail
-    lists every claim with its question or previous sentence, judge probability, the judge's own
-    answer and its F1, evidence and final support. No context → not
+    the tune rows: balanced accuracy 0.715 → 0.765, docs/rag.md). Then each of the claim's first four
+    numbers and names (numbers first) is replaced by a blank and the judge fills it from the context
+    (one short generation each): a fill holding another number or name found in the context caps the
+    support at 0.3; when every fill agrees with the claim, an uncapped support moves a quarter of the way
+    to 1 (tune 0.765 → 0.796; ``config.blank_values: false`` turns this off). Score = mean support. The
+    detail lists every claim with its question or previous sentence, judge probability, the judge's own
+    answer and its F1, the blanks with their fills, evidence and final support. No context → not
     measured. Results are named ``faithfulness`` (the AgentUnit catalog's name) when the metric is
     built as ``FaithfulnessMetric()`` or asked for as ``faithfulness``, else
     ``context-faithfulness``. Pass mark 0.65: the small judge's P(PASS) for supported short answers
@@ -285,10 +294,10 @@ def _weakest(claims: list[dict[str, Any]]) -> str:
 class ContextRecall(_ClaimMetric):
     """Share of the expected answer's sentences attributable to the retrieved context (same claims —
     a short expected answer shown with its question and compared with the judge's own answer —,
-    per-claim decision and evidence as context-faithfulness, applied to the expected output). Passes
-    at ≥ 0.5: chosen on the tuning rows of tests/data/labelled/rag_handwritten.jsonl (AUC 0.97; 0.7
-    failed more than half the contexts that hold the answer). A blank expected answer, or one without
-    a claim, is not measured."""
+    per-claim decision, blanked values and evidence as context-faithfulness, applied to the expected
+    output; ``config.blank_values: false`` skips the blanks). Passes at ≥ 0.5: chosen on the tuning
+    rows of tests/data/labelled/rag_handwritten.jsonl (AUC 0.97; 0.7 failed more than half the
+    contexts that hold the answer). A blank expected answer, or one without a claim, is not measured."""
 
     async def evaluate_async(self, case, trace, outcome) -> MetricResult:
         passages = context_of(case, outcome)

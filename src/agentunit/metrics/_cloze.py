@@ -1,0 +1,155 @@
+"""Values of a claim checked by blanking them: the judge fills the blank from the context.
+
+A claim's values are its numbers (digits, or number words such as "five") and its capitalised
+names ("Maren Dahl"). For each of the first ``MAX_BLANKS`` values (numbers first), the value is replaced by ``___``
+and the judge is asked which words from the context fill the blank (one short greedy generation,
+cached like every call). A small judge that passes "switched to five steel car ferries" when the
+context says three, because "five" appears elsewhere in the context, fills "switched to ___ steel
+car ferries" with "three". The fill is compared with the claimed value:
+
+- **agrees**: the same number (number words and thousands separators read as numbers), or, for a
+  name, a shared word;
+- **differs**: the fill holds a value of the same kind (a number for a number, a name for a name)
+  that is not the claimed one, and the fill is found in the context (the judge copied it from there);
+- **unknown**: anything else (an empty or paraphrased fill, or one the blanked sentence already shows:
+  asked for the second of two years, the small judge often repeats the first), which changes nothing.
+
+How agreement and difference move a claim's support is decided by the RAG metrics (``rag.py``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from agentunit.judges.base import JudgeRequest
+from agentunit.judges.service import current_judge
+from agentunit.metrics._rubric import spelled_number
+
+MAX_BLANKS = 4  # values checked per claim, numbers first (each costs one short generation)
+BLANK = "___"
+_DIGITS = re.compile(r"(?<![\w.])\d+(?:[.,:]\d+)*")
+_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
+_NAME = re.compile(r"\b[A-Z][a-zA-Z]{2,}\b")
+# Capitalised words that are not names (sentence starters and the like).
+_STOP_NAMES = frozenset("""The This That These Those There It Its They Them We You He She His Her Our Their Yes No
+However Also And But Yet Then Thus Therefore Moreover Furthermore Here When While After Before Because Although
+Since For With From Into Each Every Some Many Most All Any Both Neither Either One Two Three Your Not Only
+About Around Over Under Between During Without Within What Which Who Whom Whose Where Why How Sure Please Thanks
+Note Overall Finally First Second Third Today Tomorrow Yesterday""".split())
+_ENGLISH_NUMBER_WORDS = frozenset("""two three four five six seven eight nine ten eleven twelve thirteen fourteen
+fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred""".split())
+
+
+@dataclass(frozen=True)
+class Value:
+    """A value found in a claim: its text, where it is, and whether it is a number or a name."""
+
+    text: str
+    start: int
+    end: int
+    kind: str  # "number" or "name"
+
+
+def names_in(claim: str) -> list[re.Match[str]]:
+    """Capitalised words of the claim that may be names. The word opening the claim is capitalised
+    anyway, so it counts only when the next word is capitalised too ("Ron Burgess …", not "Drivers
+    must …")."""
+    out = []
+    for match in _NAME.finditer(claim):
+        if match.group() in _STOP_NAMES:
+            continue
+        if not claim[:match.start()].strip(" \"'(") and not claim[match.end():].lstrip(" \"')")[:1].isupper():
+            continue
+        out.append(match)
+    return out
+
+
+def claim_values(claim: str) -> list[Value]:
+    """The claim's numbers and names in order of appearance; neighbouring capitalised words form one
+    name ("Maren Dahl"). "one" is left out: it is as often a pronoun as a number."""
+    found = [Value(m.group(), m.start(), m.end(), "number") for m in _DIGITS.finditer(claim)]
+    found += [Value(m.group(), m.start(), m.end(), "number") for m in _WORD.finditer(claim)
+              if m.group().lower() in _ENGLISH_NUMBER_WORDS]
+    names: list[Value] = []
+    for match in names_in(claim):
+        gap = claim[names[-1].end:match.start()] if names else None
+        if names and gap is not None and gap.strip() == "":
+            last = names.pop()
+            names.append(Value(claim[last.start:match.end()], last.start, match.end(), "name"))
+        else:
+            names.append(Value(match.group(), match.start(), match.end(), "name"))
+    return sorted(found + names, key=lambda v: v.start)
+
+
+def blanked(claim: str, value: Value) -> str:
+    """The claim with one value replaced by the blank."""
+    return f"{claim[:value.start]}{BLANK}{claim[value.end:]}"
+
+
+def numbers_of(text: str) -> set[float | str]:
+    """The numbers a text states: digits (thousands separators dropped) and number words, as floats;
+    a time such as 10:00 or a version such as 1.2.3 is kept as written."""
+    out: set[float | str] = set()
+    for token in _DIGITS.findall(text):
+        plain = token.replace(",", "")
+        try:
+            out.add(float(plain))
+        except ValueError:
+            out.add(token)
+    for word in _WORD.findall(text):
+        value = spelled_number(word)
+        if value is not None and word.lower() != "one":
+            out.add(float(value))
+    return out
+
+
+def _words(text: str) -> set[str]:
+    return {w.lower() for w in _WORD.findall(text)}
+
+
+def compare_fill(value: Value, fill: str, context: str, sentence: str = "") -> str:
+    """"agrees", "differs" or "unknown": the judge's fill against the claimed value (module docstring).
+    ``sentence`` is the blanked claim: a fill it already shows is not counted as differing."""
+    if value.kind == "number":
+        claimed, filled = numbers_of(value.text), numbers_of(fill)
+        if not filled:
+            return "unknown"
+        if claimed & filled:
+            return "agrees"
+        if filled & numbers_of(sentence):
+            return "unknown"
+    else:
+        if _words(value.text) & _words(fill):
+            return "agrees"
+        if not any(m for m in _NAME.finditer(fill)):
+            return "unknown"
+    copied = fill.strip(" .\"'").lower()
+    if copied in sentence.lower():
+        return "unknown"
+    return "differs" if copied in context.lower() else "unknown"
+
+
+async def fill_blank(sentence: str, shown: str, question: str | None) -> str:
+    """The judge's words for the blank in ``sentence``, from the shown context (greedy, cached)."""
+    asked = f"Question: {question}\nAnswer with a blank: {sentence}" if question else f"Sentence: {sentence}"
+    text, _, _ = await current_judge().generate(JudgeRequest(
+        (("system", "You fill in blanks from a context. Reply with the missing words only."),
+         ("user", f"Context:\n{shown}\n\n{asked}\n\nWhich words from the context fill the blank ({BLANK})? "
+                  "Reply with those words only.")), max_tokens=12))
+    return text.strip()
+
+
+async def cloze_check(claim: str, shown: str, context: str, question: str | None = None) -> list[dict[str, str]]:
+    """Each of the claim's first MAX_BLANKS values blanked and filled by the judge from ``shown``:
+    [{value, fill, verdict}]. A claim that is nothing but one value is left to the caller (the blank
+    alone asks nothing the question does not)."""
+    out = []
+    values = sorted(claim_values(claim), key=lambda v: v.kind != "number")
+    for value in values[:MAX_BLANKS]:
+        sentence = blanked(claim, value)
+        if not _words(sentence) - {"the", "a", "an", "in", "on", "at"}:
+            continue
+        fill = await fill_blank(sentence, shown, question)
+        out.append({"value": value.text, "fill": fill, "verdict": compare_fill(value, fill, context, sentence)})
+    return out

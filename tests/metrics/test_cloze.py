@@ -1,0 +1,187 @@
+"""A claim's values blanked and filled by the judge from the context (``_cloze``), and how the fill
+moves a context-faithfulness claim's support (scripted judge)."""
+
+import asyncio
+
+import pytest
+
+from agentunit import check
+from agentunit.judges.base import JudgeReply
+from agentunit.metrics._cloze import (
+    MAX_BLANKS,
+    Value,
+    blanked,
+    claim_values,
+    cloze_check,
+    compare_fill,
+    numbers_of,
+)
+from agentunit.metrics.rag import CLOZE_DIFFERS_CAP, CLOZE_LIFT, cloze_support
+from tests.judge_helpers import pass_with, scripted_judge
+
+CONTEXT = ["Halvorsen Ferries was founded in 1952 by Ingrid Halvorsen in the harbour town of Skarvik.",
+           "In 1978 it switched to three steel car ferries. Five captains sailed for it before the war."]
+
+
+def _values(claim: str) -> list[tuple[str, str]]:
+    return [(v.text, v.kind) for v in claim_values(claim)]
+
+
+# -- which values a claim holds ------------------------------------------------------------------------
+
+
+def test_a_claims_values_are_its_numbers_and_names_in_order():
+    assert _values("In 1978 Ingrid Halvorsen switched to five steel ferries.") == [
+        ("1978", "number"), ("Ingrid Halvorsen", "name"), ("five", "number")]
+
+
+def test_one_and_a_capitalised_opening_word_are_not_values():
+    assert _values("Drivers must pay one fee.") == []
+    assert _values("Ron Burgess won it.") == [("Ron Burgess", "name")]
+    assert _values("The fee is 1,200 kroner.") == [("1,200", "number")]
+
+
+def test_blanked_replaces_exactly_the_value():
+    claim = "It switched to five steel car ferries in 1978."
+    five, year = sorted(claim_values(claim), key=lambda v: v.start)
+    assert blanked(claim, five) == "It switched to ___ steel car ferries in 1978."
+    assert blanked(claim, year) == "It switched to five steel car ferries in ___."
+
+
+def test_numbers_are_read_from_digits_and_words():
+    assert numbers_of("1,200 and five") == {1200.0, 5.0}
+    assert numbers_of("at 10:00, version 1.2.3") == {"10:00", "1.2.3"}
+    assert numbers_of("one of them") == set()
+
+
+# -- the fill against the claimed value ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("value", "fill", "verdict"), [
+    (Value("3", 0, 1, "number"), "three", "agrees"),
+    (Value("1,200", 0, 5, "number"), "1200", "agrees"),
+    (Value("five", 0, 4, "number"), "three", "differs"),        # the fill is in the context
+    (Value("five", 0, 4, "number"), "nine", "unknown"),          # not in the context: not copied from it
+    (Value("five", 0, 4, "number"), "steel car ferries", "unknown"),   # no number in the fill
+    (Value("Maren Dahl", 0, 10, "name"), "Ingrid Halvorsen", "differs"),
+    (Value("Maren Dahl", 0, 10, "name"), "Dahl", "agrees"),
+    (Value("Halvorsen", 0, 9, "name"), "The Halvorsen family", "agrees"),
+    (Value("Maren Dahl", 0, 10, "name"), "the harbour town", "unknown"),   # not a name
+    (Value("Maren Dahl", 0, 10, "name"), "Oslo", "unknown"),              # a name the context lacks
+    (Value("Maren Dahl", 0, 10, "name"), "", "unknown"),
+])
+def test_a_fill_agrees_differs_or_says_nothing(value, fill, verdict):
+    assert compare_fill(value, fill, " ".join(CONTEXT)) == verdict
+
+
+@pytest.mark.parametrize(("claim", "value", "fill"), [
+    ("It was founded in 1952 and switched to steel in 1978.", "1978", "1952"),
+    ("Ingrid Halvorsen founded Skarvik Harbour.", "Skarvik Harbour", "Ingrid Halvorsen"),
+    ("Ingrid Halvorsen founded Skarvik Harbour.", "Skarvik Harbour", "Halvorsen"),
+    ("It had three ferries in 1952 and five in 1978.", "five", "3"),   # the same number, written otherwise
+])
+def test_a_fill_the_blanked_sentence_already_shows_is_not_a_difference(claim, value, fill):
+    # Asked for the second of two values, the small judge often repeats the first.
+    (found,) = [v for v in claim_values(claim) if v.text == value]
+    context = " ".join(CONTEXT) + " Skarvik Harbour had 3 berths."
+    assert compare_fill(found, fill, context, blanked(claim, found)) == "unknown"
+    assert compare_fill(found, fill, context) == "differs"
+
+
+# -- asking the judge ----------------------------------------------------------------------------------
+
+
+def _fills(fill_for: dict[str, str], probability: float = 0.9):
+    """PASS/FAIL claim checks at ``probability``; a blank is filled with ``fill_for[blanked sentence]``."""
+
+    def respond(request):
+        if request.options:
+            return pass_with(probability)
+        prompt = request.messages[-1][1]
+        for sentence, fill in fill_for.items():
+            if f"Sentence: {sentence}\n" in prompt or f"Answer with a blank: {sentence}\n" in prompt:
+                return JudgeReply(fill)
+        return JudgeReply("")
+
+    return respond
+
+
+def test_each_value_is_blanked_and_filled_numbers_first():
+    claim = "Maren Dahl switched Halvorsen Ferries to five steel car ferries in 1978."
+    fills = {"Maren Dahl switched Halvorsen Ferries to ___ steel car ferries in 1978.": "three",
+             "Maren Dahl switched Halvorsen Ferries to five steel car ferries in ___.": "1978",
+             "___ switched Halvorsen Ferries to five steel car ferries in 1978.": "Ingrid Halvorsen"}
+    with scripted_judge(_fills(fills)) as judge:
+        checks = asyncio.run(cloze_check(claim, "\n".join(CONTEXT), "\n".join(CONTEXT)))
+    assert checks == [
+        {"value": "five", "fill": "three", "verdict": "differs"},
+        {"value": "1978", "fill": "1978", "verdict": "agrees"},
+        {"value": "Maren Dahl", "fill": "Ingrid Halvorsen", "verdict": "differs"},
+        {"value": "Halvorsen Ferries", "fill": "", "verdict": "unknown"},
+    ]
+    first = judge.requests[0]
+    assert first.max_tokens == 12 and not first.options
+    assert first.messages[0] == ("system", "You fill in blanks from a context. Reply with the missing words only.")
+    assert first.messages[1][1] == (
+        f"Context:\n{CONTEXT[0]}\n{CONTEXT[1]}\n\nSentence: Maren Dahl switched Halvorsen Ferries to ___ steel "
+        "car ferries in 1978.\n\nWhich words from the context fill the blank (___)? Reply with those words only.")
+
+
+def test_at_most_max_blanks_values_are_asked_and_a_bare_value_is_not():
+    claim = "In 1952, 1978, 1990, 2001 and 2010 the fleet grew."
+    with scripted_judge(_fills({})) as judge:
+        assert len(asyncio.run(cloze_check(claim, CONTEXT[0], CONTEXT[0]))) == MAX_BLANKS
+    assert len(judge.requests) == MAX_BLANKS
+    with scripted_judge(_fills({})) as judge:
+        assert asyncio.run(cloze_check("In 1952.", CONTEXT[0], CONTEXT[0])) == []
+    assert judge.requests == []
+
+
+def test_the_blanked_sentence_is_what_a_fill_is_compared_with():
+    claim = "It was founded in 1952 and switched to steel in 1978."
+    with scripted_judge(_fills({"It was founded in 1952 and switched to steel in ___.": "1952"})):
+        checks = asyncio.run(cloze_check(claim, CONTEXT[0], " ".join(CONTEXT)))
+    assert checks[1] == {"value": "1978", "fill": "1952", "verdict": "unknown"}
+
+
+def test_a_short_answer_is_blanked_under_its_question():
+    question = "When did the company switch to steel ferries?"
+    with scripted_judge(_fills({})) as judge:
+        asyncio.run(cloze_check("It switched in 1978.", CONTEXT[1], CONTEXT[1], question))
+    assert f"Question: {question}\nAnswer with a blank: It switched in ___.\n" in judge.requests[0].messages[1][1]
+
+
+# -- how the fills move the support --------------------------------------------------------------------
+
+
+def test_a_differing_fill_caps_and_agreeing_fills_lift_an_uncapped_support():
+    agrees, differs, unknown = ({"verdict": v} for v in ("agrees", "differs", "unknown"))
+    assert cloze_support(0.9, [agrees, differs], capped=False) == CLOZE_DIFFERS_CAP == 0.3
+    assert cloze_support(0.2, [differs], capped=False) == 0.2
+    assert cloze_support(0.6, [agrees, agrees], capped=False) == pytest.approx(0.6 + CLOZE_LIFT * 0.4) == 0.7
+    assert cloze_support(0.6, [agrees], capped=True) == 0.6
+    assert cloze_support(0.6, [agrees, unknown], capped=False) == 0.6
+    assert cloze_support(0.6, [], capped=False) == 0.6
+
+
+@pytest.mark.parametrize(("answer", "fill", "value"), [
+    ("In 1978 it switched to five steel car ferries.", "three", 0.3),   # the judge passed it; the blank did not
+    ("In 1978 it switched to three steel car ferries.", "three", 0.925),
+    ("In 1978 it switched to three steel car ferries.", "ships", 0.9),   # nothing to compare: as judged
+])
+def test_faithfulness_reads_the_blanks(answer, fill, value):
+    fills = {"In 1978 it switched to ___ steel car ferries.": fill,
+             answer.replace("1978", "___"): "1978"}
+    with scripted_judge(_fills(fills)):
+        result = check(answer, "context-faithfulness", context=CONTEXT)
+    assert result.value == pytest.approx(value)
+    (blank,) = [b for b in result.detail["claims"][0]["blanks"] if b["fill"] == fill]
+    assert blank["verdict"] == {0.3: "differs", 0.925: "agrees", 0.9: "unknown"}[value]
+
+
+def test_blank_values_false_asks_no_blanks():
+    with scripted_judge(_fills({"In 1978 it switched to ___ steel car ferries.": "three"})) as judge:
+        result = check("In 1978 it switched to five steel car ferries.",
+                       {"metric": "context-faithfulness", "config": {"blank_values": False}}, context=CONTEXT)
+    assert result.value == pytest.approx(0.9) and "blanks" not in result.detail["claims"][0]
+    assert all(r.options for r in judge.requests)
