@@ -130,3 +130,46 @@ def test_numbers_agree_within_half_a_percent():
     assert argument_agreement(48.86, 48.8534) == (1.0, "number") and argument_agreement(200, 199) == (1.0, "number")
     assert argument_agreement(2020, 2002) == (0.0, "number") and argument_agreement(0, 0.001) == (0.0, "number")
     assert argument_agreement(0, 0) == (1.0, "number")
+
+
+@pytest.mark.parametrize(("own", "given", "expected"), [
+    ("19:45", "7:45pm", (1.0, "time")),
+    ("09:15", "9:15 am", (1.0, "time")),
+    ("00:00", "12am", (1.0, "time")),
+    ("12:00", "12 p.m.", (1.0, "time")),
+    ("19:45", "17:45", (0.0, "time")),           # an am/pm slip
+    ("09:00", "21:00", (0.0, "time")),
+    ("2026-05-09", "May 9, 2026", (1.0, "date")),
+    ("2026-06-09", "June 9, 2026", (1.0, "date")),
+    ("2026-05-05", "5 May 2026", (1.0, "date")),
+    ("2026-06-05", "5 June 2026", (1.0, "date")),
+    ("2026-06-01", "2026-01-06", (0.0, "date")),  # day and month swapped
+    ("jo@acme.com", "Jo@Acme.com", (1.0, "email")),
+    ("jo@acme.com", "joe@acme.com", (0.0, "email")),
+    ("UA 1234", "UA1234", (1.0, "code")),
+    ("UA 1234", "UA1243", (0.0, "code")),
+    ("DE", "de", (1.0, "code")),
+    ("DE", "GE", (0.0, "code")),
+    ("NASDAQ", "Nasdaq", (1.0, "code")),
+])
+def test_times_dates_addresses_and_codes_are_compared_as_values(own, given, expected):
+    assert argument_agreement(own, given) == expected
+
+
+@pytest.mark.parametrize(("own", "given"), [
+    ("London", "LON"),        # an abbreviation, not the same code
+    ("Spotify", "spotify"),   # a word, not a code
+    ("9", "9 am"),            # a bare number is not a time of day
+    ("25:00", "1am"),         # not a time
+    ("13:00", "13pm"),
+    ("May 2026", "2026-05"),  # not a whole date
+])
+def test_other_strings_are_compared_as_text(own, given):
+    assert argument_agreement(own, given)[1] == "text"
+
+
+def test_a_time_that_differs_halves_and_equal_values_in_other_forms_lift():
+    own = {"restaurant": "Nobu", "date": "2026-05-09", "time": "19:45"}
+    assert compared_with_own(0.6, {"restaurant": "Nobu", "date": "2026-05-09", "time": "17:45"}, own)[0] == 0.3
+    assert compared_with_own(0.6, {"restaurant": "NOBU", "date": "May 9, 2026", "time": "7:45pm"}, own)[0] == \
+        pytest.approx(0.8)
