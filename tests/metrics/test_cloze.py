@@ -15,6 +15,7 @@ from agentunit.metrics._cloze import (
     cloze_check,
     compare_fill,
     numbers_of,
+    reference_values,
 )
 from agentunit.metrics.rag import CLOZE_DIFFERS_CAP, CLOZE_LIFT, cloze_support
 from tests.judge_helpers import pass_with, scripted_judge
@@ -185,3 +186,45 @@ def test_blank_values_false_asks_no_blanks():
                        {"metric": "context-faithfulness", "config": {"blank_values": False}}, context=CONTEXT)
     assert result.value == pytest.approx(0.9) and "blanks" not in result.detail["claims"][0]
     assert all(r.options for r in judge.requests)
+
+
+# -- a reference answer's values looked for in an answer -----------------------------------------------
+
+
+def test_decimal_commas_and_thousands_separators():
+    assert numbers_of("4,95 €") == {4.95} and numbers_of("1,000 bytes") == {1000.0}
+    assert numbers_of("9,9") == {9.9}
+
+
+@pytest.mark.parametrize(("reference", "answer"), [
+    ("Standard delivery costs €4.95.", "Der Standardversand kostet 4,95 €."),
+    ("Russia first, then Canada.", "Rusia y, en segundo lugar, Canadá."),
+    ("It was first grown in Peru.", "Se cultivó primero en Perú."),       # accents ignored
+    ("February has 28 days and April has 30.", "Février compte 28 jours et avril 30."),
+    ("Two doses, four weeks apart.", "Zwei Dosen im Abstand von vier Wochen."),
+])
+def test_values_written_in_the_answer_are_found_without_the_judge(reference, answer):
+    with scripted_judge(_fills({})) as judge:
+        found = asyncio.run(reference_values(reference, answer))
+    assert found and all(v["found"] and v["by"] == "text" for v in found)
+    assert judge.requests == []
+
+
+def test_a_value_not_written_is_blanked_and_filled_from_the_answer():
+    reference, answer = "It borders Canada and the United States.", "Limita con Canadá y Estados Unidos."
+    with scripted_judge(_fills({"It borders Canada and the ___.": "Estados Unidos"})) as judge:
+        canada, states = asyncio.run(reference_values(reference, answer))
+    assert canada == {"value": "Canada", "found": True, "by": "text"}   # accents ignored
+    assert states == {"value": "United States", "found": True, "by": "fill", "fill": "Estados Unidos"}
+    assert judge.requests[0].messages[1][1].startswith(f"Context:\n{answer}\n\nSentence: It borders Canada and")
+
+
+@pytest.mark.parametrize(("fill", "why"), [
+    ("1813", "the judge knows the year, but the answer does not give it"),
+    ("Jane Austen", "a value the blanked reference already shows"),
+    ("", "no fill"),
+])
+def test_a_part_the_answer_leaves_out_is_not_found(fill, why):
+    with scripted_judge(_fills({"Jane Austen; it was published in ___.": fill})):
+        values = asyncio.run(reference_values("Jane Austen; it was published in 1813.", "Jane Austen."))
+    assert [(v["value"], v["found"]) for v in values] == [("Jane Austen", True), ("1813", False)], why

@@ -20,7 +20,10 @@ How agreement and difference move a claim's support is decided by the RAG metric
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
+
+from rapidfuzz import fuzz
 
 from agentunit.judges.base import JudgeRequest
 from agentunit.judges.service import current_judge
@@ -87,12 +90,16 @@ def blanked(claim: str, value: Value) -> str:
     return f"{claim[:value.start]}{BLANK}{claim[value.end:]}"
 
 
+_DECIMAL_COMMA = re.compile(r"\d+,\d{1,2}")
+
+
 def numbers_of(text: str) -> set[float | str]:
-    """The numbers a text states: digits (thousands separators dropped) and number words, as floats;
-    a time such as 10:00 or a version such as 1.2.3 is kept as written."""
+    """The numbers a text states: digits and number words, as floats. A comma before three digits
+    separates thousands ("1,000"), before one or two it is a decimal comma ("4,95"); a time such as
+    10:00 or a version such as 1.2.3 is kept as written."""
     out: set[float | str] = set()
     for token in _DIGITS.findall(text):
-        plain = token.replace(",", "")
+        plain = token.replace(",", ".") if _DECIMAL_COMMA.fullmatch(token) else token.replace(",", "")
         try:
             out.add(float(plain))
         except ValueError:
@@ -152,4 +159,49 @@ async def cloze_check(claim: str, shown: str, context: str, question: str | None
             continue
         fill = await fill_blank(sentence, shown, question)
         out.append({"value": value.text, "fill": fill, "verdict": compare_fill(value, fill, context, sentence)})
+    return out
+
+
+MAX_REFERENCE_VALUES = 6  # values of a reference answer looked for in an answer
+
+
+NAME_SIMILARITY = 80  # rapidfuzz ratio (0–100) at which two words of four letters or more are one name
+
+
+def _plain_words(text: str) -> set[str]:
+    """Lower-case words without accents ("Canadá" → "canada")."""
+    stripped = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return _words(stripped)
+
+
+def _stated(value: Value, text: str) -> bool:
+    """The value is written in the text: the same number (decimal commas read), or a word of the name,
+    accents ignored, written alike ("Canadá", "avril" for "April": ratio ≥ NAME_SIMILARITY)."""
+    if value.kind == "number":
+        return bool(numbers_of(value.text) & numbers_of(text))
+    named, written = _plain_words(value.text), _plain_words(text)
+    if named & written:
+        return True
+    return any(fuzz.ratio(a, b) >= NAME_SIMILARITY for a in named if len(a) >= 4 for b in written if len(b) >= 4)
+
+
+async def reference_values(reference: str, answer: str) -> list[dict[str, str | bool]]:
+    """Which of the reference answer's first MAX_REFERENCE_VALUES values the answer gives.
+
+    A value written in the answer (the same number, a word of the name) is found without the judge.
+    Otherwise the value is blanked in the reference and the judge fills the blank from the answer
+    (``fill_blank``, the answer as its context): the value counts as given when the fill occurs in the
+    answer and not already in the blanked reference ("Nouvelle-Zélande" for "New Zealand", "4,95" for
+    "4.95"); an answer that leaves the part out leaves the judge nothing of its own to copy.
+    [{value, found, by: "text" | "fill", fill}]."""
+    out: list[dict[str, str | bool]] = []
+    for value in claim_values(reference)[:MAX_REFERENCE_VALUES]:
+        if _stated(value, answer):
+            out.append({"value": value.text, "found": True, "by": "text"})
+            continue
+        sentence = blanked(reference, value)
+        fill = await fill_blank(sentence, answer, None)
+        copied = fill.strip(" .\"'").lower()
+        found = copied in answer.lower() and copied not in sentence.lower()  # "" is in both
+        out.append({"value": value.text, "found": found, "by": "fill", "fill": fill})
     return out
