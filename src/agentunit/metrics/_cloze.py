@@ -15,6 +15,9 @@ car ferries" with "three". The fill is compared with the claimed value:
   asked for the second of two years, the small judge often repeats the first), which changes nothing.
 
 How agreement and difference move a claim's support is decided by the RAG metrics (``rag.py``).
+
+The other way round, ``reference_values`` looks for a reference answer's values in an answer
+(``answer_correctness``): written there, or as the judge fills them from it.
 """
 
 from __future__ import annotations
@@ -129,7 +132,7 @@ def compare_fill(value: Value, fill: str, context: str, sentence: str = "") -> s
     else:
         if _words(value.text) & _words(fill):
             return "agrees"
-        if not any(m for m in _NAME.finditer(fill)):
+        if not _NAME.search(fill):
             return "unknown"
     copied = fill.strip(" .\"'").lower()
     if copied in sentence.lower():
@@ -163,8 +166,6 @@ async def cloze_check(claim: str, shown: str, context: str, question: str | None
 
 
 MAX_REFERENCE_VALUES = 6  # values of a reference answer looked for in an answer
-
-
 NAME_SIMILARITY = 80  # rapidfuzz ratio (0–100) at which two words of four letters or more are one name
 
 

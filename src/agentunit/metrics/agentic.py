@@ -532,10 +532,11 @@ _NUMERIC = re.compile(r"\s*-?\d+(?:\.\d+)?\s*")
 _CLOCK = re.compile(r"\s*(\d{1,2})(?::(\d{2}))?(?::\d{2})?\s*([ap])?\.?\s*(?:m\.?)?\s*", re.IGNORECASE)
 _DATE_FORMATS = ("%d %B %Y", "%d %b %Y", "%B %d, %Y", "%B %d %Y", "%b %d, %Y", "%b %d %Y", "%Y/%m/%d")
 _CODE_SEPARATORS = re.compile(r"[\s-]")
+_EMAIL = re.compile(r"\s*[^@\s]+@[^@\s]+\.\w+\s*")
 
 
 def _email(value: str) -> str | None:
-    return value.strip().lower() if re.fullmatch(r"\s*[^@\s]+@[^@\s]+\.\w+\s*", value) else None
+    return value.strip().lower() if _EMAIL.fullmatch(value) else None
 
 
 def _clock_minutes(value: str) -> int | None:

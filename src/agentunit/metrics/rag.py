@@ -179,15 +179,15 @@ async def claim_support(claim: str, passages: list[str], question: str | None = 
     found = evidence(claim, "\n".join(passages))
     support = cap_support(probability, found)
     record = {"claim": claim, "judge_probability": round(probability, 4)}
+    capped = bool(found["missing_numbers"] or found["missing_names"])
     if question and not _yes_no(claim):
         own = await _own_answer(question, shown)
-        capped = bool(found["missing_numbers"] or found["missing_names"])
         support, f1 = agreement_support(support, claim, own, capped)
         record.update(judge_answer=own, answer_f1=round(f1, 4))
     if blank_values:
         checks = await cloze_check(claim, shown, "\n".join(passages), question)
         if checks:
-            support = cloze_support(support, checks, bool(found["missing_numbers"] or found["missing_names"]))
+            support = cloze_support(support, checks, capped)
             record["blanks"] = checks
     record.update(support=round(support, 4), **found, judge_source=decision.source, cached=decision.cached)
     if question:
@@ -244,9 +244,10 @@ class FaithfulnessMetric(_ClaimMetric):
     numbers and names (numbers first) is replaced by a blank and the judge fills it from the context
     (one short generation each): a fill holding another number or name found in the context caps the
     support at 0.3; when every fill agrees with the claim, an uncapped support moves a quarter of the way
-    to 1 (tune 0.765 → 0.796; ``config.blank_values: false`` turns this off). Score = mean support. The
-    detail lists every claim with its question or previous sentence, judge probability, the judge's own
-    answer and its F1, the blanks with their fills, evidence and final support. No context → not
+    to 1 (tune 0.765 → 0.792, test 0.738 → 0.762; ``config.blank_values: false`` turns this off).
+    Score = mean support. The detail lists every claim with its question or previous sentence, judge
+    probability, the judge's own answer and its F1, the blanks with their fills, evidence and final
+    support. No context → not
     measured. Results are named ``faithfulness`` (the AgentUnit catalog's name) when the metric is
     built as ``FaithfulnessMetric()`` or asked for as ``faithfulness``, else
     ``context-faithfulness``. Pass mark 0.65: the small judge's P(PASS) for supported short answers
