@@ -228,3 +228,12 @@ def test_a_part_the_answer_leaves_out_is_not_found(fill, why):
     with scripted_judge(_fills({"Jane Austen; it was published in ___.": fill})):
         values = asyncio.run(reference_values("Jane Austen; it was published in 1813.", "Jane Austen."))
     assert [(v["value"], v["found"]) for v in values] == [("Jane Austen", True), ("1813", False)], why
+
+
+def test_a_claim_already_capped_by_the_evidence_asks_no_blanks():
+    # "Maren Dahl" is not in the context: capped at 0.3, which no fill could move.
+    with scripted_judge(_fills({"In 1978 Maren Dahl switched to ___ steel car ferries.": "three"})) as judge:
+        result = check("In 1978 Maren Dahl switched to three steel car ferries.", "context-faithfulness",
+                       context=CONTEXT)
+    assert result.value == pytest.approx(0.3) and "blanks" not in result.detail["claims"][0]
+    assert all(r.options for r in judge.requests)
