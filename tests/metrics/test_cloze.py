@@ -200,6 +200,10 @@ def test_decimal_commas_and_thousands_separators():
     ("Standard delivery costs €4.95.", "Der Standardversand kostet 4,95 €."),
     ("Russia first, then Canada.", "Rusia y, en segundo lugar, Canadá."),
     ("It was first grown in Peru.", "Se cultivó primero en Perú."),       # accents ignored
+    ("From 1 July to 31 July.", "Vom 1. bis zum 31. Juli."),              # month names in other languages
+    ("Closed on Sunday.", "Sonntags geschlossen."),
+    ("Open until 6 pm.", "Geöffnet bis 18 Uhr."),                         # "6 pm" is 18 on the 24-hour clock
+    ("Open from 9 a.m.", "Ouvert dès 9 h."),
     ("February has 28 days and April has 30.", "Février compte 28 jours et avril 30."),
     ("Two doses, four weeks apart.", "Zwei Dosen im Abstand von vier Wochen."),
 ])
@@ -208,6 +212,23 @@ def test_values_written_in_the_answer_are_found_without_the_judge(reference, ans
         found = asyncio.run(reference_values(reference, answer))
     assert found and all(v["found"] and v["by"] == "text" for v in found)
     assert judge.requests == []
+
+
+@pytest.mark.parametrize(("reference", "answer"), [
+    ("Open until 6 pm.", "Geöffnet bis 20 Uhr."),
+    ("Open from 6 am.", "Geöffnet ab 18 Uhr."),     # 6 am is not 18
+    ("Closed on Monday.", "Fermé le mardi."),       # Tuesday
+])
+def test_other_hours_and_days_are_not_found(reference, answer):
+    with scripted_judge(_fills({})):
+        values = asyncio.run(reference_values(reference, answer))
+    assert [v["found"] for v in values] == [False]
+
+
+def test_am_or_pm_applies_to_the_hour_it_follows():
+    with scripted_judge(_fills({})):
+        values = asyncio.run(reference_values("Open from 9 until 5 pm.", "Geöffnet von 21 bis 17 Uhr."))
+    assert [(v["value"], v["found"]) for v in values] == [("9", False), ("5", True)]
 
 
 def test_a_value_not_written_is_blanked_and_filled_from_the_answer():

@@ -169,17 +169,60 @@ MAX_REFERENCE_VALUES = 6  # values of a reference answer looked for in an answer
 NAME_SIMILARITY = 80  # rapidfuzz ratio (0–100) at which two words of four letters or more are one name
 
 
+# Month and weekday names in German, French, Spanish, Italian, Portuguese and Dutch (accents dropped;
+# Portuguese weekdays are ordinals, "segunda", and are left out), read as the English name: a
+# reference says "July" or "Sunday", an answer in another language "Juli" or "sonntags".
+_CALENDAR_WORDS = {
+    "january": "januar janvier enero gennaio janeiro januari",
+    "february": "februar fevrier febrero febbraio fevereiro februari",
+    "march": "marz mars marzo marco maart",
+    "april": "avril abril aprile",
+    "may": "mai mayo maggio maio mei",
+    "june": "juni juin junio giugno junho",
+    "july": "juli juillet julio luglio julho",
+    "august": "aout agosto augustus",
+    "september": "septembre septiembre settembre setembro",
+    "october": "oktober octobre octubre ottobre outubro",
+    "november": "novembre noviembre novembro",
+    "december": "dezember decembre diciembre dicembre dezembro",
+    "monday": "montag montags lundi lunes lunedi maandag",
+    "tuesday": "dienstag dienstags mardi martes martedi dinsdag",
+    "wednesday": "mittwoch mittwochs mercredi miercoles mercoledi woensdag",
+    "thursday": "donnerstag donnerstags jeudi jueves giovedi donderdag",
+    "friday": "freitag freitags vendredi viernes venerdi vrijdag",
+    "saturday": "samstag samstags samedi sabado sabato zaterdag",
+    "sunday": "sonntag sonntags dimanche domingo domenica zondag",
+}
+_IN_ENGLISH = {word: english for english, words in _CALENDAR_WORDS.items() for word in words.split()}
+
+
 def _plain_words(text: str) -> set[str]:
-    """Lower-case words without accents ("Canadá" → "canada")."""
+    """Lower-case words without accents ("Canadá" → "canada"); month and weekday names in six other
+    languages as the English name ("Juli" → "july")."""
     stripped = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-    return _words(stripped)
+    return {_IN_ENGLISH.get(word, word) for word in _words(stripped)}
 
 
-def _stated(value: Value, text: str) -> bool:
-    """The value is written in the text: the same number (decimal commas read), or a word of the name,
-    accents ignored, written alike ("Canadá", "avril" for "April": ratio ≥ NAME_SIMILARITY)."""
+_HALF_DAY = re.compile(r"\s*([ap])\.?m\b\.?", re.IGNORECASE)
+
+
+def _clock_hours(value: Value, reference: str) -> set[float | str]:
+    """The value as a number, and for an hour followed by am/pm in the reference ("6 pm") the same
+    hour on the 24-hour clock (18)."""
+    numbers = numbers_of(value.text)
+    half = _HALF_DAY.match(reference, value.end)
+    hours = {n for n in numbers if isinstance(n, float) and n.is_integer() and 1 <= n <= 12}
+    if half and hours:
+        numbers |= {h % 12 + (12 if half.group(1).lower() == "p" else 0) for h in hours}
+    return numbers
+
+
+def _stated(value: Value, text: str, reference: str = "") -> bool:
+    """The value is written in the text: the same number (decimal commas read; "6 pm" in the
+    reference also as 18), or a word of the name, accents ignored, written alike ("Canadá", "avril"
+    for "April": ratio ≥ NAME_SIMILARITY; month and weekday names in six languages)."""
     if value.kind == "number":
-        return bool(numbers_of(value.text) & numbers_of(text))
+        return bool(_clock_hours(value, reference) & numbers_of(text))
     named, written = _plain_words(value.text), _plain_words(text)
     if named & written:
         return True
@@ -197,7 +240,7 @@ async def reference_values(reference: str, answer: str) -> list[dict[str, str | 
     [{value, found, by: "text" | "fill", fill}]."""
     out: list[dict[str, str | bool]] = []
     for value in claim_values(reference)[:MAX_REFERENCE_VALUES]:
-        if _stated(value, answer):
+        if _stated(value, answer, reference):
             out.append({"value": value.text, "found": True, "by": "text"})
             continue
         sentence = blanked(reference, value)

@@ -36,12 +36,13 @@ class AnswerCorrectnessMetric(JudgedMetric):
     answer sentence, whether the expected output supports it (precision) — one PASS/FAIL decision
     each, P(PASS) as the weight. Score = 0.75 · F1 + 0.25 · cosine similarity of the two texts'
     embeddings (RAGAS's weighting), times the share of the expected output's values (its first six
-    numbers and capitalised names) that the answer gives: written in it (decimal commas read, accents
-    ignored, a name's word written alike) or, failing that, the judge's fill for the value blanked in
+    numbers and capitalised names) that the answer gives: written in it (decimal commas read, "6 pm"
+    also as 18, accents ignored, a name's word written alike, month and weekday names in six
+    languages) or, failing that, the judge's fill for the value blanked in
     the expected output, when the fill is in the answer and not already in the blanked text
     (``_cloze.reference_values``; ``config.check_values: false`` leaves it out). The small judge passes
     "Jane Austen." for "Jane Austen; it was published in 1813." (tune: a left-out part failed 0.16 →
-    0.80; balanced accuracy 0.656 → 0.766, docs/judges.md). Judge calls: one per sentence of either
+    0.80; balanced accuracy 0.656 → 0.781, docs/judges.md). Judge calls: one per sentence of either
     text, plus one short generation per value not written in the answer. Passes at ≥ 0.4, the best
     round pass mark on the tuning rows of tests/data/labelled/answer_correctness.jsonl (0.656 against
     0.602 at 0.5): the small judge doubts right paraphrases, so their F1 sits low.
