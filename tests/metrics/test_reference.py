@@ -27,6 +27,8 @@ def test_an_answer_that_leaves_a_value_out_is_scaled_by_the_share_it_gives():
     assert partial.reason.endswith("; × 0.50: the answer does not give 1813")
     assert [(v["value"], v["found"]) for v in partial.detail["values"]] == [("Jane Austen", True), ("1813", False)]
     assert unchecked.detail["values"] == []
+    # one decision per sentence of either text (1 + 1), and one fill for the value not written
+    assert (partial.detail["judge_calls"], unchecked.detail["judge_calls"]) == (3, 2)
 
 
 def test_an_answer_that_gives_every_value_is_not_scaled():

@@ -23,14 +23,13 @@ The other way round, ``reference_values`` looks for a reference answer's values 
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
 
 from rapidfuzz import fuzz
 
 from agentunit.judges.base import JudgeRequest
 from agentunit.judges.service import current_judge
-from agentunit.metrics._rubric import spelled_number
+from agentunit.metrics._rubric import as_number, number_found, numbers_in, spelled_number, unaccented
 
 MAX_BLANKS = 4  # values checked per claim, numbers first (each costs one short generation)
 BLANK = "___"
@@ -93,20 +92,13 @@ def blanked(claim: str, value: Value) -> str:
     return f"{claim[:value.start]}{BLANK}{claim[value.end:]}"
 
 
-_DECIMAL_COMMA = re.compile(r"\d+,\d{1,2}")
-
-
 def numbers_of(text: str) -> set[float | str]:
-    """The numbers a text states: digits and number words, as floats. A comma before three digits
-    separates thousands ("1,000"), before one or two it is a decimal comma ("4,95"); a time such as
-    10:00 or a version such as 1.2.3 is kept as written."""
+    """The numbers a text states: digits read as ``_rubric.as_number`` reads them ("1,000" is 1000,
+    "4,95" is 4.95) and number words, as floats; a time such as 10:00 or a version such as 1.2.3 is
+    kept as written."""
     out: set[float | str] = set()
     for token in _DIGITS.findall(text):
-        plain = token.replace(",", ".") if _DECIMAL_COMMA.fullmatch(token) else token.replace(",", "")
-        try:
-            out.add(float(plain))
-        except ValueError:
-            out.add(token)
+        out.update(as_number(token) or [token])
     for word in _WORD.findall(text):
         value = spelled_number(word)
         if value is not None and word.lower() != "one":
@@ -199,34 +191,34 @@ _IN_ENGLISH = {word: english for english, words in _CALENDAR_WORDS.items() for w
 def _plain_words(text: str) -> set[str]:
     """Lower-case words without accents ("Canadá" → "canada"); month and weekday names in six other
     languages as the English name ("Juli" → "july")."""
-    stripped = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-    return {_IN_ENGLISH.get(word, word) for word in _words(stripped)}
+    return {_IN_ENGLISH.get(word, word) for word in (unaccented(w) for w in _words(text))}
 
 
-_HALF_DAY = re.compile(r"\s*([ap])\.?m\b\.?", re.IGNORECASE)
+@dataclass(frozen=True)
+class _Answer:
+    """What an answer states, read once for all of a reference's values."""
+
+    text: str
+    numbers: set[float]
+    words: set[str]
 
 
-def _clock_hours(value: Value, reference: str) -> set[float | str]:
-    """The value as a number, and for an hour followed by am/pm in the reference ("6 pm") the same
-    hour on the 24-hour clock (18)."""
-    numbers = numbers_of(value.text)
-    half = _HALF_DAY.match(reference, value.end)
-    hours = {n for n in numbers if isinstance(n, float) and n.is_integer() and 1 <= n <= 12}
-    if half and hours:
-        numbers |= {h % 12 + (12 if half.group(1).lower() == "p" else 0) for h in hours}
-    return numbers
-
-
-def _stated(value: Value, text: str, reference: str = "") -> bool:
-    """The value is written in the text: the same number (decimal commas read; "6 pm" in the
-    reference also as 18), or a word of the name, accents ignored, written alike ("Canadá", "avril"
-    for "April": ratio ≥ NAME_SIMILARITY; month and weekday names in six languages)."""
+def _stated(value: Value, answer: _Answer, reference: str) -> bool:
+    """The value is written in the answer: the same number as ``_rubric.number_found`` reads it
+    (decimal commas; "6 pm" in the reference also as 18), or a word of the name, accents ignored,
+    written alike ("Canadá", "avril" for "April": ratio ≥ NAME_SIMILARITY; month and weekday names in
+    six languages)."""
     if value.kind == "number":
-        return bool(_clock_hours(value, reference) & numbers_of(text))
-    named, written = _plain_words(value.text), _plain_words(text)
-    if named & written:
+        spelled = spelled_number(value.text)
+        if spelled is not None:
+            return float(spelled) in answer.numbers
+        after = reference[value.end:value.end + 4]
+        return number_found(value.text, after, answer.numbers, answer.text)
+    named = _plain_words(value.text)
+    if named & answer.words:
         return True
-    return any(fuzz.ratio(a, b) >= NAME_SIMILARITY for a in named if len(a) >= 4 for b in written if len(b) >= 4)
+    return any(fuzz.ratio(a, b) >= NAME_SIMILARITY
+               for a in named if len(a) >= 4 for b in answer.words if len(b) >= 4)
 
 
 async def reference_values(reference: str, answer: str) -> list[dict[str, str | bool]]:
@@ -239,8 +231,9 @@ async def reference_values(reference: str, answer: str) -> list[dict[str, str | 
     "4.95"); an answer that leaves the part out leaves the judge nothing of its own to copy.
     [{value, found, by: "text" | "fill", fill}]."""
     out: list[dict[str, str | bool]] = []
+    read = _Answer(answer, numbers_in(answer), _plain_words(answer))
     for value in claim_values(reference)[:MAX_REFERENCE_VALUES]:
-        if _stated(value, answer, reference):
+        if _stated(value, read, reference):
             out.append({"value": value.text, "found": True, "by": "text"})
             continue
         sentence = blanked(reference, value)

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -203,6 +204,11 @@ def is_negative(criterion: str) -> bool:
     return bool(_FORBIDS.match(criterion))
 
 
+def unaccented(word: str) -> str:
+    """The word without accents ("Córdoba" → "Cordoba"); letters of other scripts are kept."""
+    return "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
+
+
 def spelled_number(word: str) -> int | None:
     """The value of a spelled-out number word ("four", "zwölf", "dix"), None for any other word."""
     return _SPELLED.get(word.lower())
@@ -215,7 +221,7 @@ def missing_values(criterion: str, response: str) -> list[str]:
     kind: "two weeks" or "a fortnight" for "14 days", "8 km" for "5 miles", within 1 %)."""
     missing = []
     lowered = response.lower()
-    numbers = _numbers_in(response)
+    numbers = numbers_in(response)
     for match in _VALUE.finditer(criterion):
         quoted = match.group(1) or match.group(2) or match.group(3)
         number, code = match.group(4), match.group(5)
@@ -225,7 +231,7 @@ def missing_values(criterion: str, response: str) -> list[str]:
         elif code is not None:
             if code.lower() not in lowered:
                 missing.append(code)
-        elif number is not None and not _number_found(number, criterion[match.end():match.end() + 4], numbers,
+        elif number is not None and not number_found(number, criterion[match.end():match.end() + 4], numbers,
                                                       lowered) \
                 and not _quantity_found(number, criterion[match.end():match.end() + 24], response):
             missing.append(number)
@@ -237,12 +243,12 @@ def in_response_units(criterion: str, response: str) -> str:
     states it ("takes 150 minutes" → "takes 2.5 hours" for a response saying "2.5 hours"): the judge
     compares like with like, where the 1.5B judge did not convert units itself (P 0.19 for a right
     "2.5 hours")."""
-    numbers, lowered = _numbers_in(response), response.lower()
+    numbers, lowered = numbers_in(response), response.lower()
     restated, shift = criterion, 0
     for match in _VALUE.finditer(criterion):
         number = match.group(4)
         after = criterion[match.end():match.end() + 24]
-        if number is None or _number_found(number, after[:4], numbers, lowered):
+        if number is None or number_found(number, after[:4], numbers, lowered):
             continue
         stated = _quantity_in(number, after, response)
         if stated is not None:
@@ -262,14 +268,14 @@ def _quantity_in(token: str, after: str, response: str) -> str | None:
     units of the same kind (time, length, mass, volume or temperature, equal within 1 %): the
     response's words for it ("two weeks"), else None."""
     unit = _UNIT_AFTER.match(after)
-    if not units_available() or unit is None or _as_number(token) == [] or _unit(unit.group(1)) is None:
+    if not units_available() or unit is None or as_number(token) == [] or _unit(unit.group(1)) is None:
         return None
     registry = _unit_registry()
-    wanted = registry.Quantity(_as_number(token)[0], _unit(unit.group(1)))
+    wanted = registry.Quantity(as_number(token)[0], _unit(unit.group(1)))
     for match in _QUANTITY.finditer(response):
         amount, word = match.group(1), match.group(2)
         value = _SPELLED.get(amount.lower(), 1 if amount.lower() in ("a", "an") else None)
-        value = value if value is not None else next(iter(_as_number(amount)), None)
+        value = value if value is not None else next(iter(as_number(amount)), None)
         stated = _unit(word)
         if value is None or stated is None or stated.dimensionality != wanted.units.dimensionality:
             continue
@@ -385,7 +391,7 @@ def _numbered_items(text: str) -> int:
     return found
 
 
-def _as_number(token: str) -> list[float]:
+def as_number(token: str) -> list[float]:
     """Readings of a number token: "2,5" is 2.5 (decimal comma) or 25 ("1,000" is 1000)."""
     if ":" in token:
         return []
@@ -398,11 +404,13 @@ def _as_number(token: str) -> list[float]:
     return readings
 
 
-def _numbers_in(response: str) -> set[float]:
+def numbers_in(response: str) -> set[float]:
+    """Numbers a text states: digit tokens (both readings of "2,5"), "15:00" also as 15 and 3, and
+    spelled-out number words."""
     numbers: set[float] = set()
     for token in _DIGITS.findall(response):
         token = token.rstrip(".,:")
-        numbers.update(_as_number(token))
+        numbers.update(as_number(token))
         if ":" in token:  # "15:00" also says 15 and 3 (pm)
             hours, _, minutes = token.partition(":")
             if hours.isdigit() and minutes == "00":
@@ -413,12 +421,14 @@ def _numbers_in(response: str) -> set[float]:
     return numbers
 
 
-def _number_found(token: str, after: str, numbers: set[float], response: str) -> bool:
+def number_found(token: str, after: str, numbers: set[float], response: str) -> bool:
+    """A number token of a criterion or reference (``after``: the text following it) is among the
+    response's ``numbers``: a clock time as written or on the 12-hour clock, "3 pm" also as 15."""
     if ":" in token:  # a clock time: "14:30" as written, or "2:30" on a 12-hour clock
         hours, _, minutes = token.partition(":")
         twelve = f"{int(hours) - 12}:{minutes}" if hours.isdigit() and int(hours) > 12 else None
         return token in response or (twelve is not None and re.search(rf"(?<!\d){twelve}", response) is not None)
-    readings = _as_number(token)
+    readings = as_number(token)
     if re.match(r"\s*p\.?m\b", after, re.I):  # "3 pm" is also 15 on a 24-hour clock
         readings += [r + 12 for r in readings]
     return any(r in numbers for r in readings)

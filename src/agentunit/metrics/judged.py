@@ -251,11 +251,7 @@ def _words(text: str) -> list[str]:
     """Lower-case words without accents ("Córdoba" → "cordoba"), split at anything not a letter or digit,
     number words as digits ("four" → "4")."""
     words = re.findall(r"\w+", unicodedata.normalize("NFC", text.lower()))
-    return [str(n) if (n := rubric_rules.spelled_number(w)) is not None else _unaccented(w) for w in words]
-
-
-def _unaccented(word: str) -> str:
-    return "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
+    return [str(n) if (n := rubric_rules.spelled_number(w)) is not None else rubric_rules.unaccented(w) for w in words]
 
 
 def own_answer_found(own: str, question: str, output: str) -> float | None:

@@ -100,4 +100,5 @@ class AnswerCorrectnessMetric(JudgedMetric):
                                    "f1": f1, "similarity": similarity,
                                    "expected_statements": dict(zip(expected_sentences, recall_parts, strict=True)),
                                    "answer_statements": dict(zip(answer_sentences, precision_parts, strict=True)),
-                                   "judge_calls": len(expected_sentences) + len(answer_sentences)})
+                                   "judge_calls": len(expected_sentences) + len(answer_sentences)
+                                   + sum(1 for v in values if v["by"] == "fill")})
