@@ -1,7 +1,9 @@
 import pytest
 
 from agentunit import check
+from agentunit.errors import MetricConfigError
 from agentunit.judges.base import JudgeReply
+from agentunit.metrics import create_metric
 from agentunit.metrics.agentic import admits_failure, unrecovered_failures
 from tests.judge_helpers import pass_with, scripted_judge
 
@@ -148,3 +150,68 @@ def test_unrecovered_failures_are_failed_calls_never_retried_successfully(calls,
 ])
 def test_an_answer_admits_failure_in_plain_words(answer, admits):
     assert admits_failure(answer) is admits
+
+
+# -- the request's goal call: the last call of the judge's own plan ----------------------------------------
+
+def _plans_then_passes(plan_text):
+    def respond(request):
+        return pass_with(0.75) if request.options else JudgeReply(plan_text)
+
+    return respond
+
+
+GOAL_PLAN = '{"calls": ["get_forecast", "get_forecast", "send_email"]}'
+GOAL_METRICS = [("task-completion", 0.4), ("goal-fulfillment", 0.6), ("trajectory:goal-success", 0.25)]
+
+
+def _spec(name, **config):
+    spec = {"metric": name, "config": config}
+    return {**spec, "value": REQUEST} if name == "trajectory:goal-success" else spec
+
+
+@pytest.mark.parametrize(("name", "mark"), GOAL_METRICS)
+@pytest.mark.parametrize(("calls", "made"), [
+    (_calls("get_forecast", "get_forecast", "send_email"), True),
+    (_calls("get_forecast", "send_email", "get_forecast"), True),     # the order of the calls does not count
+    (_calls("get_forecast", "get_forecast"), False),                  # looked up, never sent
+    (_calls("get_forecast", "search_web"), False),
+])
+def test_a_run_that_never_makes_the_goal_call_is_halved(name, mark, calls, made):
+    with scripted_judge(_plans_then_passes(GOAL_PLAN)) as judge:
+        result = check("Rome will be warmer; I emailed Sam.", _spec(name), query=REQUEST, tools=TOOLS,
+                       tool_calls=calls)
+    assert result.value == pytest.approx(0.75 if made else 0.375)
+    assert result.passed is (result.value >= mark)
+    assert result.detail["goal_call"] == {"plan": ["get_forecast", "get_forecast", "send_email"],
+                                          "goal_call": "send_email", "made": made}
+    assert ("halved: the request's goal call send_email" in result.reason) is not made
+    assert sum(1 for r in judge.requests if r.json_schema) == 1
+
+
+@pytest.mark.parametrize(("name", "mark"), GOAL_METRICS)
+def test_a_goal_call_that_failed_does_not_count_as_made(name, mark):
+    calls = [*_calls("get_forecast", "get_forecast"), {"name": "send_email", "output": "Error: mailbox full"}]
+    with scripted_judge(_plans_then_passes(GOAL_PLAN)):
+        result = check("The forecasts are in, but I couldn't email Sam: the mailbox is full.", _spec(name),
+                       query=REQUEST, tools=TOOLS, tool_calls=calls)
+    assert result.value == pytest.approx(0.375) and result.detail["goal_call"]["made"] is False
+
+
+@pytest.mark.parametrize(("name", "mark"), GOAL_METRICS)
+def test_the_goal_call_check_is_skipped_without_tools_or_a_plan_and_can_be_turned_off(name, mark):
+    looked_up = _calls("get_forecast", "get_forecast")
+    with scripted_judge(_plans_then_passes(GOAL_PLAN)) as judge:
+        off = check("x", _spec(name, check_goal_call=False), query=REQUEST, tools=TOOLS, tool_calls=looked_up)
+        no_tools = check("x", _spec(name), query=REQUEST, tool_calls=looked_up)
+    assert off.value == pytest.approx(0.75) and "goal_call" not in off.detail
+    assert no_tools.value == pytest.approx(0.75) and "set the case's tools" in no_tools.detail["goal_call"]["skipped"]
+    assert not any(r.json_schema for r in judge.requests)
+    for plan in ('{"calls": "send_email"', '{"calls": []}'):
+        with scripted_judge(_plans_then_passes(plan)):
+            unread = check("x", _spec(name), query=REQUEST, tools=TOOLS, tool_calls=looked_up)
+        assert unread.value == pytest.approx(0.75)
+        assert "empty or not the requested JSON" in unread.detail["goal_call"]["skipped"]
+    with pytest.raises(MetricConfigError, match=r"config\.check_goal_call must be true or false, got 'no'"):
+        create_metric(name, value=REQUEST if name == "trajectory:goal-success" else None,
+                      config={"check_goal_call": "no"})

@@ -894,13 +894,18 @@ class _AgentJudgement(JudgedMetric):
     is asked whether that statement about the run is true (yes/no) and the score is P(yes); otherwise
     it is asked the PASS/FAIL ``question`` and the score is P(PASS). With ``fails_unadmitted_failure``,
     a run whose failed call was never retried successfully while its answer admits no failure scores 0
-    without a judge call (``claimed_success_after_failure``)."""
+    without a judge call (``claimed_success_after_failure``). With ``checks_goal_call``, a run that
+    never made the request's goal call (``goal_call_check``) has its score halved."""
 
     question: ClassVar[str] = ""
     statement: ClassVar[str | None] = None  # true of the run means PASS; replaces ``question`` when set
     judged: ClassVar[str] = ""  # what a PASS says, for the reason: "the agent completed the request"
     requires: ClassVar[str | None] = None  # "plan" or "tool_calls"
     fails_unadmitted_failure: ClassVar[bool] = False
+    checks_goal_call: ClassVar[bool] = False
+
+    def setup(self) -> None:
+        self._check_goal_call = self.checks_goal_call and goal_call_option(self.name, self.config)
 
     async def evaluate_async(self, case, trace, outcome) -> MetricResult:
         if self.requires == "plan" and not (outcome.plan or case.plan):
@@ -922,8 +927,14 @@ class _AgentJudgement(JudgedMetric):
             decision = await pass_fail("You evaluate an AI agent's run. Reply FAIL or PASS.",
                                        f"{transcript}\n\n{question}")
             score = decision.probabilities["PASS"]
-        return self.result(score, reason=f"P(pass) = {score:.3f} that {self.judged}",
-                           detail={"judge": decision.to_detail(), "question": question})
+        reason = f"P(pass) = {score:.3f} that {self.judged}"
+        detail = {"judge": decision.to_detail(), "question": question}
+        if self._check_goal_call:
+            check = await goal_call_check(outcome.query or case.query, self.config.get("tools", case.tools),
+                                          tool_calls_of(trace, outcome))
+            score, reason = apply_goal_call_check(check, score, reason)
+            detail["goal_call"] = check
+        return self.result(score, reason=reason, detail=detail)
 
 
 def unadmitted_failure_reason(failed: list[str]) -> str:
@@ -932,41 +943,52 @@ def unadmitted_failure_reason(failed: list[str]) -> str:
             "does not say that anything went wrong")
 
 
-@register("task-completion", family="agentic", threshold=0.6, model="judge", example="{metric: task-completion}")
+@register("task-completion", family="agentic", threshold=0.4, model="judge", example="{metric: task-completion}")
 class TaskCompletion(_AgentJudgement):
     """Did the agent complete the user's task? One judge decision over the request, the calls (with
     arguments and results) and the final answer: the judge is asked whether the statement "the agent
     completed every part of the request: each call it relied on succeeded, and nothing asked for was
-    left undone" is true of the run (yes/no); score = P(yes). Pass mark 0.6, the best round mark on
-    the tune split of tests/data/labelled/agent_runs.jsonl (docs/agentic.md): the small judge's P(yes)
-    for complete runs sits at 0.6–0.7.
+    left undone" is true of the run (yes/no); score = P(yes).
 
     First, by code: a run with a failed call that was never retried successfully, whose final answer
     admits no failure ("couldn't", "failed", "was not booked", …), scores 0 without a judge call — it
-    claims work that did not happen. An answer that admits the failure goes to the judge."""
+    claims work that did not happen. An answer that admits the failure goes to the judge.
+
+    Then the goal call (``goal_call_check``): the judge plans the calls the request needs, and when the
+    run never made the plan's last call successfully — it looked up the slots but booked nothing — the
+    score is halved (``config.check_goal_call: false`` turns this off; it needs the case's ``tools`` or
+    ``config.tools`` and costs one generation per request). Pass mark 0.4, the best round mark with the
+    check on the tune split of tests/data/labelled/agent_runs.jsonl (docs/agentic.md): the small
+    judge's P(yes) for complete runs sits at 0.6–0.7 and it passes half of the runs that leave a
+    requested action undone, which the check halves below the mark."""
 
     judged = "the agent fully completed the user's request"
     fails_unadmitted_failure = True
+    checks_goal_call = True
     statement = ("The agent completed every part of the user's request: each call it relied on "
                  "succeeded, and nothing the user asked for was left undone.")
 
 
-@register("goal-fulfillment", family="agentic", threshold=0.68, model="judge", example="{metric: goal-fulfillment}")
+@register("goal-fulfillment", family="agentic", threshold=0.6, model="judge", example="{metric: goal-fulfillment}")
 class GoalFulfillment(_AgentJudgement):
     """Does the final answer give the user what they were after (the goal behind the request), judged
     over the whole run? One judge decision over the request, the calls (with arguments and results)
     and the final answer: the judge is asked whether the statement "everything the final answer tells
     the user is true according to the call results: every action it says was done really succeeded,
     every name, time and number matches the calls, and it gives the user all they asked for" is true
-    of the run (yes/no); score = P(yes). Pass mark 0.68, the best round mark on the tune split of
-    tests/data/labelled/agent_runs.jsonl (docs/agentic.md): the small judge's P(yes) is mostly 0.6–0.78
-    for good and bad runs alike (medians 0.71 and 0.69 there), so the mark is a narrow cut.
+    of the run (yes/no); score = P(yes).
 
     First, by code, as for task-completion: a failed call never retried successfully, with a final
-    answer that admits no failure, scores 0 without a judge call."""
+    answer that admits no failure, scores 0 without a judge call. Then, as for task-completion, the
+    score is halved when the run never made the request's goal call (``goal_call_check``;
+    ``config.check_goal_call: false`` turns it off). Pass mark 0.6, the best round mark with the check
+    on the tune split of tests/data/labelled/agent_runs.jsonl (docs/agentic.md): the small judge's
+    P(yes) is mostly 0.6–0.78 for good and bad runs alike (medians 0.71 and 0.69 there), so the mark is
+    a narrow cut."""
 
     judged = "the final answer gives the user what they wanted"
     fails_unadmitted_failure = True
+    checks_goal_call = True
     statement = ("Everything the final answer tells the user is true according to the call results: every "
                  "action it says was done really succeeded, every name, time and number matches the calls, "
                  "and it gives the user all they asked for.")
@@ -1000,6 +1022,48 @@ async def _judge_plan(question: str, specs: dict[str, dict[str, Any]]) -> list[s
     except (ValueError, KeyError, TypeError):
         return None
     return [str(c) for c in calls] if isinstance(calls, list) else None
+
+
+GOAL_CALL_MISSED_FACTOR = 0.5
+
+
+def goal_call_option(metric: str, config: dict[str, Any]) -> bool:
+    """``config.check_goal_call`` (default true), validated."""
+    option = config.get("check_goal_call", True)
+    if not isinstance(option, bool):
+        raise MetricConfigError(f"{metric} config.check_goal_call must be true or false, got {option!r}")
+    return option
+
+
+async def goal_call_check(request: str, tools: Any, calls: list[dict[str, Any]]) -> dict[str, Any]:
+    """Whether the run made the request's goal call.
+
+    The judge plans the tool calls the request needs (``_judge_plan``: the plan tool-selection-quality
+    scores against, one generation cached per request and tool list); its last call is the one the
+    request is for — the booking, the message, the order after the lookups, or the lookup whose result
+    a question asks for. ``made`` is whether the run called that tool with a call that did not fail.
+
+    Returns ``{"plan", "goal_call", "made"}``, or ``{"skipped": reason}`` without available tools or
+    without a readable, non-empty plan (then nothing is checked).
+    """
+    specs = _tool_specs(tools)
+    if not specs:
+        return {"skipped": "no available tools to plan with (set the case's tools or config.tools)"}
+    planned = await _judge_plan(request, specs)
+    if not planned:
+        return {"skipped": "the judge's plan of tool calls was empty or not the requested JSON"}
+    goal = planned[-1]
+    made = any(call.get("name") == goal and not tool_call_failed(call) for call in calls)
+    return {"plan": planned, "goal_call": goal, "made": made}
+
+
+def apply_goal_call_check(check: dict[str, Any], score: float, reason: str) -> tuple[float, str]:
+    """The score halved (``GOAL_CALL_MISSED_FACTOR``) when the goal call was not made, with the reason."""
+    if check.get("made") is False:
+        return (score * GOAL_CALL_MISSED_FACTOR,
+                f"{reason}; halved: the request's goal call {check['goal_call']} (the last call of the judge's "
+                f"plan) was never made successfully")
+    return score, reason
 
 
 def effective_calls(calls: list[dict[str, Any]]) -> list[str]:

@@ -14,11 +14,17 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from agentunit.core.envelope import ordered_events
+from agentunit.core.envelope import ordered_events, tool_calls_of
 from agentunit.errors import MetricConfigError
 from agentunit.judges.service import pass_fail
 from agentunit.metrics import _rubric as rubric_rules
-from agentunit.metrics.agentic import claimed_success_after_failure, unadmitted_failure_reason
+from agentunit.metrics.agentic import (
+    apply_goal_call_check,
+    claimed_success_after_failure,
+    goal_call_check,
+    goal_call_option,
+    unadmitted_failure_reason,
+)
 from agentunit.metrics.base import Metric, MetricResult
 from agentunit.metrics.judged import JudgedMetric, LlmRubric, _require_text
 from agentunit.metrics.registry import register
@@ -491,11 +497,16 @@ class TrajectoryGoalSuccess(JudgedMetric):
     and at 0.5 it failed nine in ten complete runs). promptfoo's grader returns a score with partial
     credit; agentunit's judge answers one binary question. Before the judge, as for
     task-completion: a failed tool call never retried successfully, with a final output that admits no
-    failure, scores 0 by code (the agent claims a goal its calls did not reach).
+    failure, scores 0 by code (the agent claims a goal its calls did not reach). After it, as for
+    task-completion, the score is halved when the run never made the goal's last planned call
+    (``goal_call_check``, the judge planning the calls for the goal; only with the case's ``tools`` or
+    ``config.tools``; ``config.check_goal_call: false`` turns it off): the pass mark stays 0.25 on the
+    tune rows with the check.
     """
 
     def setup(self) -> None:
         self._goal = _goal(self.value) if self.value is not None else None
+        self._check_goal_call = goal_call_option(self.name, self.config)
 
     async def evaluate_async(self, case, trace, outcome) -> MetricResult:
         goal = self._goal if self._goal is not None else _goal(case.expected_output)
@@ -507,9 +518,14 @@ class TrajectoryGoalSuccess(JudgedMetric):
         user = f"Goal: {goal}\nTrajectory: {trajectory}\nFinal output: {outcome.output}\n\nWas the goal achieved?"
         decision = await pass_fail(GOAL_SYSTEM, user)
         score = decision.probabilities["PASS"]
-        return self.result(score, reason=f"P(goal achieved) {score:.3f} over {len(steps)} step(s)",
-                           detail={"goal": goal, "trajectory": json.loads(trajectory), "source": source,
-                                   "judge": decision.to_detail()})
+        reason = f"P(goal achieved) {score:.3f} over {len(steps)} step(s)"
+        detail = {"goal": goal, "trajectory": json.loads(trajectory), "source": source,
+                  "judge": decision.to_detail()}
+        if self._check_goal_call:
+            check = await goal_call_check(goal, self.config.get("tools", case.tools), tool_calls_of(trace, outcome))
+            score, reason = apply_goal_call_check(check, score, reason)
+            detail["goal_call"] = check
+        return self.result(score, reason=reason, detail=detail)
 
 
 def _goal(value: Any) -> str:
