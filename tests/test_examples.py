@@ -19,13 +19,13 @@ def weather_agent():
     process.wait(timeout=10)
 
 
-# goal-fulfillment fails the two-cities run, whose answer restates both forecasts exactly as the tools
-# returned them: a wrong verdict, not a broken run. Its yes/no statement and 0.68 pass mark (December 2026)
-# score better on the held-out rows (0.595 against 0.524) but cut narrowly between right and wrong runs
-# (docs/agentic.md); reasoning-coherence, which failed this run with its old PASS/FAIL question, passes it now.
-# argument-correctness, which failed it at its 0.55 pass mark (the judge's P(PASS) for the arguments sat just
-# under it), passes both runs since the judge also fills each call itself, shown the earlier calls' results.
-KNOWN_WRONG = {("two-cities", "goal-fulfillment")}
+# Both runs are right, and the 1.5B judge now passes every metric on them. goal-fulfillment failed the
+# two-cities run at its earlier 0.68 pass mark (P(yes) 0.664); its pass mark is 0.6 since the goal call is
+# checked (December 2026, docs/agentic.md). reasoning-coherence, which failed this run with its old PASS/FAIL
+# question, passes it with its yes/no statement; argument-correctness, which failed it at its 0.55 pass mark,
+# passes both runs since the judge also fills each call itself, shown the earlier calls' results. A wrong
+# verdict that a later change brings back is listed here, with why.
+KNOWN_WRONG: set[tuple[str, str]] = set()
 
 
 @pytest.mark.slow
