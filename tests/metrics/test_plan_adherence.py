@@ -1,8 +1,13 @@
 """plan-adherence: deterministic alignment first, the judge only for steps the trace cannot settle."""
 
+import json
+
 import pytest
 
 from agentunit import check
+from agentunit.errors import MetricConfigError
+from agentunit.judges.base import JudgeReply
+from agentunit.metrics import create_metric
 from tests.judge_helpers import pass_with, scripted_judge
 
 
@@ -64,3 +69,64 @@ def test_without_the_order_between_tool_and_agent_calls(step_judge):
     assert sorted(s["method"] for s in out_of_order.detail["steps"]) == ["aligned", "order unknown",
                                                                          "tool not called in order"]
     assert out_of_order.value == 0.5
+
+
+# -- the plan read as a whole: the judge turns it into tool calls, compared in order -------------------------
+
+SLOT_TOOLS = [{"name": "get_free_slots", "description": "Free time of a person"},
+              {"name": "create_event", "description": "Put an event in calendars"},
+              {"name": "search_web"}]
+REWORDED = ["Check when Anna is available tomorrow", "Check when Ben is available tomorrow",
+            "Put 'Budget review' in a half hour they share", "Tell the user when it is"]
+
+
+def _reads_plan_as(plan_text):
+    def respond(request):
+        if request.json_schema:
+            return JudgeReply(plan_text)
+        return pass_with(0.2)  # every reworded step failed step by step, as the small judge does
+
+    return respond
+
+
+@pytest.mark.parametrize(("reading", "made", "score"), [
+    ('{"calls": ["get_free_slots", "get_free_slots", "create_event"]}',
+     ("get_free_slots", "get_free_slots", "create_event"), 1.0),
+    ('{"calls": ["get_free_slots", "get_free_slots", "search_web", "create_event"]}',
+     ("get_free_slots", "get_free_slots", "create_event"), 0.75),                      # one call added
+    ('{"calls": ["get_free_slots", "get_free_slots", "create_event"]}',
+     ("create_event", "get_free_slots", "get_free_slots"), 2 / 3),                     # out of order
+    ('{"calls": ["get_free_slots", "get_free_slots", "create_event"]}',
+     ("get_free_slots", "create_event"), 2 / 3),                                       # a step skipped
+])
+def test_the_plan_read_as_a_whole_scores_its_calls_against_those_made_in_order(reading, made, score):
+    with scripted_judge(_reads_plan_as(reading)) as judge:
+        result = check("Booked.", "plan-adherence", query="Book a meeting with Anna and Ben.", plan=REWORDED,
+                       tool_calls=calls(*made), tools=SLOT_TOOLS)
+    assert result.value == pytest.approx(score) and result.passed is (score >= 0.7)
+    assert result.detail["whole_plan"] == {"plan_calls": json.loads(reading)["calls"], "score": pytest.approx(score)}
+    assert result.detail["judge_calls"] == 5 and "read as a whole" in result.reason
+    (asked,) = [r for r in judge.requests if r.json_schema]
+    assert "Plan:\n1. Check when Anna is available tomorrow\n2. Check when Ben" in asked.messages[-1][1]
+    assert asked.json_schema["properties"]["calls"]["items"] == {"enum": ["get_free_slots", "create_event",
+                                                                          "search_web"]}
+
+
+def test_the_step_by_step_reading_stands_when_it_scores_higher_or_the_whole_reading_is_off():
+    reading = '{"calls": ["search_web"]}'
+    made = calls("get_free_slots", "get_free_slots", "create_event")
+    with scripted_judge(_reads_plan_as(reading)):
+        lower = check("Booked.", "plan-adherence", plan=REWORDED, tool_calls=made, tools=SLOT_TOOLS)
+        off = check("Booked.", {"metric": "plan-adherence", "config": {"read_whole_plan": False}}, plan=REWORDED,
+                    tool_calls=made, tools=SLOT_TOOLS)
+    assert lower.value == pytest.approx(0.2) and lower.detail["whole_plan"]["score"] == pytest.approx(0)
+    assert "read as a whole" not in lower.reason
+    assert off.value == pytest.approx(0.2) and "whole_plan" not in off.detail and off.detail["judge_calls"] == 4
+    for reply in ('{"calls": [', '{"calls": []}'):
+        with scripted_judge(_reads_plan_as(reply)):
+            unread = check("Booked.", "plan-adherence", plan=REWORDED, tool_calls=made, tools=SLOT_TOOLS)
+        assert unread.value == pytest.approx(0.2)
+        assert unread.detail["whole_plan"] == {
+            "skipped": "the judge's reading of the plan was empty or not the requested JSON"}
+    with pytest.raises(MetricConfigError, match=r"config\.read_whole_plan must be true or false, got 1"):
+        create_metric("plan-adherence", config={"read_whole_plan": 1})

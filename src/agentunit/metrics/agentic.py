@@ -310,7 +310,22 @@ class PlanAdherence(JudgedMetric):
     have happened before or after any agent step, so the smaller of the two groups of aligned steps
     (the agent steps on a tie) is reported "order unknown" and left out of the score; the larger
     group stands, since its steps are in order whatever the interleaving.
+
+    When steps went to the judge and the case lists its ``tools``, the plan is also read as a whole
+    (``config.read_whole_plan``, default true): the judge turns the whole plan into the tool calls it
+    makes (JSON constrained to the tools' names, one generation), and that reading scores
+    LCS(plan calls, tool calls made) / the longer of the two — in order, nothing skipped, nothing
+    added. The score is the higher of the two readings: step by step, the small judge fails steps
+    written in other words ("Check when Anna is available tomorrow"); read whole, it sometimes adds a
+    call, which one extra call in four costs 0.25. Pass mark 0.7, on the tune split of
+    tests/data/labelled/agent_runs.jsonl (docs/agentic.md).
     """
+
+    def setup(self) -> None:
+        option = self.config.get("read_whole_plan", True)
+        if not isinstance(option, bool):
+            raise MetricConfigError(f"plan-adherence config.read_whole_plan must be true or false, got {option!r}")
+        self._read_whole_plan = option
 
     async def evaluate_async(self, case, trace, outcome) -> MetricResult:
         plan = outcome.plan if outcome.plan is not None else case.plan
@@ -347,12 +362,33 @@ class PlanAdherence(JudgedMetric):
         judged = sum(1 for s in steps if s["method"] == "judge")
         reason = f"{credit:.2f}/{counted} plan steps followed" + (f" ({judged} judged)" if judged else "")
         detail = {"steps": steps, "executed": executed, "judge_calls": judged}
+        specs = _tool_specs(case.tools)
+        if judged and specs and self._read_whole_plan:
+            read = await _whole_plan_reading(outcome.query or case.query, plan, specs, tools)
+            detail["whole_plan"] = read
+            detail["judge_calls"] += 1
+            if read.get("score") is not None and read["score"] > score:
+                score = read["score"]
+                reason += (f"; read as a whole, the plan's {len(read['plan_calls'])} tool call(s) match the "
+                           f"{len(tools)} made in order: {score:.2f}")
         if unknown:
             reason += (f"; {len(unknown)} step(s) order unknown (the order between tool calls and agent calls "
                        "was not recorded)")
         if not ordered:
             detail.update(order="unknown", order_basis=trace.metadata.get("order_basis"))
         return self.result(score, reason=reason, detail=detail)
+
+
+async def _whole_plan_reading(question: str, plan: list[Any], specs: dict[str, dict[str, Any]],
+                              made: list[str]) -> dict[str, Any]:
+    """The plan read as a whole against the tool calls made: ``{plan_calls, score}`` with score =
+    LCS(plan calls, calls made) / the longer of the two; ``{skipped: reason}`` when the judge's reading
+    is empty or not the requested JSON."""
+    planned = await _judge_plan_calls(question, plan, specs)
+    if not planned:
+        return {"skipped": "the judge's reading of the plan was empty or not the requested JSON"}
+    shared = len(weighted_lcs(planned, made, lambda a, b: float(a == b)))
+    return {"plan_calls": planned, "score": shared / max(len(planned), len(made))}
 
 
 def _align(plan: list[Any], executed: list[str]) -> dict[int, int]:
@@ -1010,13 +1046,31 @@ MAX_PLANNED_CALLS = 12  # the plan's length bound: a judge that repeats a call w
 async def _judge_plan(question: str, specs: dict[str, dict[str, Any]]) -> list[str] | None:
     """The tool calls the judge would make for the request, in order: names of the available tools only
     (its JSON output is constrained to them); None when the reply is not the requested JSON."""
+    return await _listed_calls(
+        "You plan the tool calls an agent needs. Reply with JSON only.",
+        f"User request: {question}\nAvailable tools:\n{_tool_lines(specs)}\n\nList, in order, the tool "
+        "calls needed to carry out the request: one entry per call (a tool called for two things is "
+        "listed twice), none that the request does not need.", specs)
+
+
+async def _judge_plan_calls(question: str, plan: list[Any], specs: dict[str, dict[str, Any]]) -> list[str] | None:
+    """The tool calls the agent's plan makes, in the plan's order, as the judge reads the whole plan
+    (JSON constrained to the available tools' names); None when the reply is not the requested JSON."""
+    steps = "\n".join(f"{i}. {step}" for i, step in enumerate(plan, 1))
+    return await _listed_calls(
+        "You turn an agent's plan into the tool calls it makes. Reply with JSON only.",
+        f"User request: {question}\nAvailable tools:\n{_tool_lines(specs)}\n\nPlan:\n{steps}\n\nList, in the "
+        "plan's order, the tool calls that carrying out this plan makes: one entry per call (a step that calls "
+        "a tool twice is listed twice); a step that calls no tool, such as telling the user, is left out.", specs)
+
+
+async def _listed_calls(system: str, user: str, specs: dict[str, dict[str, Any]]) -> list[str] | None:
+    """One generation of ``{"calls": [tool name, …]}`` (JSON constrained to the tools' names, at most
+    MAX_PLANNED_CALLS), parsed; None when the reply is not the requested JSON."""
     schema = {"type": "object", "required": ["calls"], "properties": {"calls": {
         "type": "array", "items": {"enum": list(specs)}, "maxItems": MAX_PLANNED_CALLS}}}
-    text, _, _ = await current_judge().generate(JudgeRequest(
-        (("system", "You plan the tool calls an agent needs. Reply with JSON only."),
-         ("user", f"User request: {question}\nAvailable tools:\n{_tool_lines(specs)}\n\nList, in order, the tool "
-                  "calls needed to carry out the request: one entry per call (a tool called for two things is "
-                  "listed twice), none that the request does not need.")), max_tokens=200, json_schema=schema))
+    text, _, _ = await current_judge().generate(JudgeRequest((("system", system), ("user", user)),
+                                                             max_tokens=200, json_schema=schema))
     try:
         calls = json.loads(text)["calls"]
     except (ValueError, KeyError, TypeError):
