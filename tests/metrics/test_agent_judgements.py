@@ -165,9 +165,12 @@ GOAL_PLAN = '{"calls": ["get_forecast", "get_forecast", "send_email"]}'
 GOAL_METRICS = [("task-completion", 0.4), ("goal-fulfillment", 0.6), ("trajectory:goal-success", 0.25)]
 
 
+GOAL = "Sam learns which of Paris and Rome will be warmer tomorrow."
+
+
 def _spec(name, **config):
     spec = {"metric": name, "config": config}
-    return {**spec, "value": REQUEST} if name == "trajectory:goal-success" else spec
+    return {**spec, "value": GOAL} if name == "trajectory:goal-success" else spec
 
 
 @pytest.mark.parametrize(("name", "mark"), GOAL_METRICS)
@@ -186,7 +189,10 @@ def test_a_run_that_never_makes_the_goal_call_is_halved(name, mark, calls, made)
     assert result.detail["goal_call"] == {"plan": ["get_forecast", "get_forecast", "send_email"],
                                           "goal_call": "send_email", "made": made}
     assert ("halved: the request's goal call send_email" in result.reason) is not made
-    assert sum(1 for r in judge.requests if r.json_schema) == 1
+    (planned,) = [r for r in judge.requests if r.json_schema]
+    # trajectory:goal-success plans for its goal, the others for the request
+    planned_for = GOAL if name == "trajectory:goal-success" else REQUEST
+    assert planned.messages[-1][1].startswith(f"User request: {planned_for}\n")
 
 
 @pytest.mark.parametrize(("name", "mark"), GOAL_METRICS)

@@ -931,7 +931,7 @@ class _AgentJudgement(JudgedMetric):
     it is asked the PASS/FAIL ``question`` and the score is P(PASS). With ``fails_unadmitted_failure``,
     a run whose failed call was never retried successfully while its answer admits no failure scores 0
     without a judge call (``claimed_success_after_failure``). With ``checks_goal_call``, a run that
-    never made the request's goal call (``goal_call_check``) has its score halved."""
+    never made the request's goal call (``halve_without_goal_call``) has its score halved."""
 
     question: ClassVar[str] = ""
     statement: ClassVar[str | None] = None  # true of the run means PASS; replaces ``question`` when set
@@ -966,10 +966,9 @@ class _AgentJudgement(JudgedMetric):
         reason = f"P(pass) = {score:.3f} that {self.judged}"
         detail = {"judge": decision.to_detail(), "question": question}
         if self._check_goal_call:
-            check = await goal_call_check(outcome.query or case.query, self.config.get("tools", case.tools),
-                                          tool_calls_of(trace, outcome))
-            score, reason = apply_goal_call_check(check, score, reason)
-            detail["goal_call"] = check
+            score, reason, detail["goal_call"] = await halve_without_goal_call(
+                outcome.query or case.query, self.config.get("tools", case.tools), tool_calls_of(trace, outcome),
+                score, reason)
         return self.result(score, reason=reason, detail=detail)
 
 
@@ -1089,6 +1088,18 @@ def goal_call_option(metric: str, config: dict[str, Any]) -> bool:
     return option
 
 
+async def halve_without_goal_call(request: str, tools: Any, calls: list[dict[str, Any]], score: float,
+                                  reason: str) -> tuple[float, str, dict[str, Any]]:
+    """``goal_call_check``, then the score halved (``GOAL_CALL_MISSED_FACTOR``) with the reason extended
+    when the goal call was not made: (score, reason, the check for the detail)."""
+    check = await goal_call_check(request, tools, calls)
+    if check.get("made") is False:
+        score *= GOAL_CALL_MISSED_FACTOR
+        reason += (f"; halved: the request's goal call {check['goal_call']} (the last call of the judge's plan) "
+                   "was never made successfully")
+    return score, reason, check
+
+
 async def goal_call_check(request: str, tools: Any, calls: list[dict[str, Any]]) -> dict[str, Any]:
     """Whether the run made the request's goal call.
 
@@ -1109,15 +1120,6 @@ async def goal_call_check(request: str, tools: Any, calls: list[dict[str, Any]])
     goal = planned[-1]
     made = any(call.get("name") == goal and not tool_call_failed(call) for call in calls)
     return {"plan": planned, "goal_call": goal, "made": made}
-
-
-def apply_goal_call_check(check: dict[str, Any], score: float, reason: str) -> tuple[float, str]:
-    """The score halved (``GOAL_CALL_MISSED_FACTOR``) when the goal call was not made, with the reason."""
-    if check.get("made") is False:
-        return (score * GOAL_CALL_MISSED_FACTOR,
-                f"{reason}; halved: the request's goal call {check['goal_call']} (the last call of the judge's "
-                f"plan) was never made successfully")
-    return score, reason
 
 
 def effective_calls(calls: list[dict[str, Any]]) -> list[str]:

@@ -19,10 +19,9 @@ from agentunit.errors import MetricConfigError
 from agentunit.judges.service import pass_fail
 from agentunit.metrics import _rubric as rubric_rules
 from agentunit.metrics.agentic import (
-    apply_goal_call_check,
     claimed_success_after_failure,
-    goal_call_check,
     goal_call_option,
+    halve_without_goal_call,
     unadmitted_failure_reason,
 )
 from agentunit.metrics.base import Metric, MetricResult
@@ -522,9 +521,8 @@ class TrajectoryGoalSuccess(JudgedMetric):
         detail = {"goal": goal, "trajectory": json.loads(trajectory), "source": source,
                   "judge": decision.to_detail()}
         if self._check_goal_call:
-            check = await goal_call_check(goal, self.config.get("tools", case.tools), tool_calls_of(trace, outcome))
-            score, reason = apply_goal_call_check(check, score, reason)
-            detail["goal_call"] = check
+            score, reason, detail["goal_call"] = await halve_without_goal_call(
+                goal, self.config.get("tools", case.tools), tool_calls_of(trace, outcome), score, reason)
         return self.result(score, reason=reason, detail=detail)
 
 
