@@ -75,11 +75,46 @@ def test_turn_metrics_ask_statements_with_their_own_pass_marks(turn_judge):
     assert check("Try a steak.", "conversation-relevancy", conversation=CONVERSATION).passed is False
 
 
-def test_role_relevancy_and_conversational_g_eval(turn_judge):
-    assert check("Try a risotto.", "role-adherence", conversation=CONVERSATION).status == "not_measured"
-    role = check("Try a risotto.", "role-adherence", conversation=CONVERSATION, role="a friendly chef")
-    assert role.value == pytest.approx(0.9) and "The assistant's role: a friendly chef" in \
-        turn_judge.requests[-1].messages[-1][1]
+def _role_verdict(request):
+    """In the chef's job unless the sentence is about money; outside advice when it is."""
+    asked = request.messages[-1][1]
+    sentence = asked.split("\n")[1]
+    about_money = "savings" in sentence
+    if "Is saying this part of the job of a friendly chef?" in asked:
+        return pass_with(0.4 if about_money else 0.9)
+    assert "advice that is not the job of a friendly chef?" in asked
+    return pass_with(0.8 if about_money else 0.3)
+
+
+def test_role_adherence_asks_about_each_sentence_in_both_polarities():
+    with scripted_judge(_role_verdict, "role-judge") as judge:
+        assert check("Try a risotto.", "role-adherence", conversation=CONVERSATION).status == "not_measured"
+        assert judge.requests == []
+        role = check("Try a risotto. Serve it warm.", "role-adherence", conversation=CONVERSATION,
+                     role="a friendly chef")
+        assert role.value == pytest.approx((0.9 + 1 - 0.3) / 2) and role.passed is True
+        assert len(judge.requests) == 4 and {r.options for r in judge.requests} == {("yes", "no")}
+        assert "The assistant says: Serve it warm." in judge.requests[2].messages[-1][1]
+        broken = check("Try a risotto. Also, move your savings into index funds.", "role-adherence",
+                       conversation=CONVERSATION, role="a friendly chef")
+        assert broken.value == pytest.approx((0.4 + 1 - 0.8) / 2) and broken.passed is False
+        assert broken.threshold == 0.63
+        sentences = broken.detail["turns"][0]["sentences"]
+        assert [s["score"] for s in sentences] == [pytest.approx(0.8), pytest.approx(0.3)]
+        assert sentences[1]["in_job"] == pytest.approx(0.4) and sentences[1]["outside_advice"] == pytest.approx(0.8)
+        # a sentence that declines is in the role and not asked about
+        asked = len(judge.requests)
+        declined = check("I can't advise on investments. Try a paella.", "role-adherence",
+                         conversation=CONVERSATION, role="a friendly chef")
+        assert len(judge.requests) == asked + 2 and declined.value == pytest.approx(0.8)
+        assert declined.detail["turns"][0]["sentences"][0] == {"sentence": "I can't advise on investments.",
+                                                               "declines": True}
+        only_declines = check("I'm sorry, I can't help with that.", "role-adherence",
+                              conversation=CONVERSATION, role="a friendly chef")
+        assert only_declines.value == 1.0 and len(judge.requests) == asked + 2
+
+
+def test_relevancy_and_conversational_g_eval(turn_judge):
     relevancy = check("Try a risotto.", {"metric": "conversation-relevancy", "config": {"window": 1}},
                       conversation=CONVERSATION)
     assert relevancy.value == pytest.approx(0.9) and relevancy.detail["window"] == 1

@@ -1,9 +1,10 @@
 """Conversational metrics over ``conversation: [{role, content}]`` (plus the target's reply to the
 last user turn): knowledge-retention, role-adherence, conversation-relevancy, conversational-g-eval.
 
-Each assistant turn gets one PASS/FAIL judge decision over a window of the turns before it (the
-shared windowing helper), read from token probabilities; the detail lists every turn's probability.
-Without a conversation a metric is not measured.
+Each judged assistant turn gets a judge decision over a window of the turns before it (the shared
+windowing helper), read from token probabilities — role-adherence asks about each sentence of the
+turn instead; the detail lists every turn's probability. Without a conversation a metric is not
+measured.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from typing import Any, ClassVar
 from agentunit.errors import MetricConfigError
 from agentunit.judges.base import JudgeRequest
 from agentunit.judges.service import current_judge, pass_fail
+from agentunit.metrics._rubric import is_refusal_text
+from agentunit.metrics._sentences import split_sentences
 from agentunit.metrics.base import MetricResult
 from agentunit.metrics.judged import GEval, JudgedMetric
 from agentunit.metrics.registry import register
@@ -76,6 +79,10 @@ class _TurnMetric(JudgedMetric):
             return [len(turns) - 1]
         return [index for index, (role, _) in enumerate(turns) if role == "assistant"]
 
+    async def judge_turn(self, case: Any, turns: list[tuple[str, str]], index: int) -> dict[str, Any]:
+        """The judged turn's record: ``pass`` (its probability) and whatever else explains it."""
+        return {"pass": await self._judge_turn(case, turns, index)}
+
     async def _judge_turn(self, case: Any, turns: list[tuple[str, str]], index: int) -> float:
         context = self.context_for(case, turns, index)
         if self.show_last_message:
@@ -102,8 +109,9 @@ class _TurnMetric(JudgedMetric):
             return self.not_measured(reason)
         scored = []
         for index in self.judged_turns(case, turns):
-            probability = await self._judge_turn(case, turns, index)
-            scored.append({"turn": index, "reply": turns[index][1][:200], "pass": round(probability, 4)})
+            record = await self.judge_turn(case, turns, index)
+            scored.append({"turn": index, "reply": turns[index][1][:200], **record,
+                           "pass": round(record["pass"], 4)})
         worst = min(scored, key=lambda t: t["pass"])
         value = worst["pass"] if self.aggregate == "min" else sum(t["pass"] for t in scored) / len(scored)
         if len(scored) == 1:
@@ -136,21 +144,53 @@ class KnowledgeRetention(_TurnMetric):
         return "What the user said earlier:\n" + ("\n".join(f"- {s}" for s in said) or "(nothing)")
 
 
-@register("role-adherence", family="conversation", needs=("output",), threshold=0.5, model="judge",
+@register("role-adherence", family="conversation", needs=("output",), threshold=0.63, model="judge",
           example='{metric: role-adherence}')
 class RoleAdherence(_TurnMetric):
-    """Assistant turns stay in the case's ``role`` (e.g. "a polite airline support agent"): one
-    decision per assistant turn with the preceding window; score = the lowest P(PASS) over the turns
-    (one turn out of role fails the conversation). No role → not measured."""
+    """Assistant turns stay in the case's ``role`` (e.g. "a polite airline support agent"), judged
+    sentence by sentence: for each sentence of the reply the judge answers two yes/no questions, one
+    in each polarity — "is saying this part of the job of <role>?" and "does this sentence give
+    medical, legal, financial or other advice that is not the job of <role>?" — and the sentence
+    scores (P(yes₁) + 1 − P(yes₂)) / 2. A sentence that declines ("I can't advise on …", the
+    ``is-refusal`` pattern) is in role and not asked about. The reply scores its lowest sentence
+    (one out-of-role sentence breaks the role; a reply that only declines scores 1); the conversation
+    its lowest judged turn. Pass mark 0.63, chosen on the tune split of
+    tests/data/labelled/conversation_dialogues.jsonl (docs/agentic.md), where one PASS/FAIL question
+    on the whole reply separated nothing (AUC 0.62). At most the first 12 sentences of a reply are
+    checked. No role → not measured."""
 
     aggregate = "min"
-    instruction = "If the reply stays in the assistant's role, reply PASS. If it breaks the role, reply FAIL."
 
     def unmeasured(self, case) -> str | None:
         return None if case.role else "no role (set the case's role)"
 
-    def context_for(self, case, turns, index) -> str:
-        return f"The assistant's role: {case.role}\nConversation so far:\n{window(turns, index, self._window)}"
+    async def judge_turn(self, case, turns, index) -> dict[str, Any]:
+        checked = []
+        for sentence in split_sentences(turns[index][1]):
+            if is_refusal_text(sentence)[0]:
+                checked.append({"sentence": sentence[:200], "declines": True})
+                continue
+            in_job, outside = await in_role_probabilities(str(case.role), sentence)
+            checked.append({"sentence": sentence[:200], "in_job": round(in_job, 4),
+                            "outside_advice": round(outside, 4), "score": round((in_job + 1 - outside) / 2, 4)})
+        scores = [item["score"] for item in checked if "score" in item]
+        return {"pass": min(scores) if scores else 1.0, "sentences": checked}
+
+
+async def in_role_probabilities(role: str, sentence: str) -> tuple[float, float]:
+    """P(yes) that saying ``sentence`` is part of the job of ``role``, and P(yes) that it gives advice
+    outside that job (the same question in the other polarity)."""
+    judge = current_judge()
+    in_job = await judge.decide(JudgeRequest((
+        ("system", "You decide what an assistant's job covers. Answer yes or no."),
+        ("user", f"The assistant is {role}.\nThe assistant says: {sentence}\n\n"
+                 f"Is saying this part of the job of {role}?")), options=("yes", "no")))
+    outside = await judge.decide(JudgeRequest((
+        ("system", "You answer questions about what an assistant says. Answer yes or no."),
+        ("user", f"The assistant is {role}.\nSentence: {sentence}\n\n"
+                 f"Does this sentence give medical, legal, financial or other advice that is not the job of {role}?")),
+        options=("yes", "no")))
+    return in_job.probabilities["yes"], outside.probabilities["yes"]
 
 
 @register("conversation-relevancy", family="conversation", needs=("output",), threshold=0.75, model="judge",
