@@ -118,10 +118,44 @@ def test_relevancy_and_conversational_g_eval(turn_judge):
     relevancy = check("Try a risotto.", {"metric": "conversation-relevancy", "config": {"window": 1}},
                       conversation=CONVERSATION)
     assert relevancy.value == pytest.approx(0.9) and relevancy.detail["window"] == 1
-    g = check("Try a risotto.", {"metric": "conversational-g-eval", "value": "Polite and helpful"},
-              conversation=CONVERSATION)
+    spec = {"metric": "conversational-g-eval", "value": "Polite and helpful", "config": {"method": "g-eval"}}
+    g = check("Try a risotto.", spec, conversation=CONVERSATION)
     assert g.value == pytest.approx((4.5 - 1) / 4) and g.detail["steps"] == ["Read the dialogue.", "Check politeness."]
     assert "user: Suggest a dinner for me.\nassistant: Try a risotto." in turn_judge.requests[-1].messages[-1][1]
+    assert g.threshold == 0.75 and g.passed is True  # G-Eval's own pass mark, a score of 4 of 5
+    given = check("Try a risotto.", {**spec, "threshold": 0.9}, conversation=CONVERSATION)
+    assert given.threshold == 0.9 and given.passed is False
+
+
+def _criteria_verdict(request):
+    statement = request.messages[-1][1].split("Statement: ")[1]
+    reply = request.messages[-1][1].split("Assistant reply: ")[1]
+    if "vegetarian" in statement:
+        return pass_with(0.2 if "steak" in reply else 0.95)
+    return pass_with(0.85)
+
+
+def test_conversational_g_eval_decides_each_criterion_as_a_statement_about_the_reply():
+    spec = {"metric": "conversational-g-eval",
+            "value": "The reply answers the last question and is consistent with what the user said. Coherence: "
+                     "no vegetarian rule is broken"}
+    with scripted_judge(_criteria_verdict, "criteria-judge") as judge:
+        kept = check("Try a mushroom risotto.", spec, conversation=CONVERSATION)
+        assert [c["statement"] for c in kept.detail["criteria"]] == [
+            "The reply answers the last question.", "The reply is consistent with what the user said.",
+            "Coherence: no vegetarian rule is broken."]
+        assert kept.value == pytest.approx(0.85) and kept.passed is True and kept.threshold == 0.8
+        prompt = judge.requests[0].messages[-1][1]
+        assert "Conversation so far:\nuser: Hi, my name is Ana and I'm vegetarian." in prompt
+        assert "The user's last message: Suggest a dinner for me." in prompt
+        assert "Assistant reply: Try a mushroom risotto." in prompt and judge.requests[0].options == ("yes", "no")
+        broken = check("Try a steak.", spec, conversation=CONVERSATION)
+        assert broken.value == pytest.approx(0.2) and broken.passed is False
+        assert "Coherence: no vegetarian rule is broken." in broken.reason and "lowest of 3" in broken.reason
+        narrow = check("Try a tofu curry.", {**spec, "config": {"window": 1}}, conversation=CONVERSATION)
+        assert "Hi, my name is Ana" not in judge.requests[-1].messages[-1][1] and narrow.detail["window"] == 1
+    with pytest.raises(Exception, match=r"config\.method"):
+        check("x", {**spec, "config": {"method": "digits"}}, conversation=CONVERSATION)
 
 
 def test_no_conversation_is_not_measured(turn_judge):

@@ -9,15 +9,16 @@ measured.
 
 from __future__ import annotations
 
+import re
 from typing import Any, ClassVar
 
 from agentunit.errors import MetricConfigError
 from agentunit.judges.base import JudgeRequest
 from agentunit.judges.service import current_judge, pass_fail
-from agentunit.metrics._rubric import is_refusal_text
+from agentunit.metrics._rubric import is_refusal_text, split_criteria
 from agentunit.metrics._sentences import split_sentences
 from agentunit.metrics.base import MetricResult
-from agentunit.metrics.judged import GEval, JudgedMetric
+from agentunit.metrics.judged import GEval, JudgedMetric, quoted
 from agentunit.metrics.registry import register
 
 DEFAULT_WINDOW = 6
@@ -36,6 +37,27 @@ def window(turns: list[tuple[str, str]], index: int, size: int) -> str:
     """The ``size`` turns before ``index``, as a transcript."""
     start = max(0, index - size)
     return "\n".join(f"{role}: {content}" for role, content in turns[start:index]) or "(start of the conversation)"
+
+
+def reply_context(turns: list[tuple[str, str]], index: int, size: int) -> str:
+    """What the judge sees before the reply at ``index``: the window of turns before it."""
+    return f"Conversation so far:\n{window(turns, index, size)}"
+
+
+def last_message_line(turns: list[tuple[str, str]], index: int) -> str:
+    """The user's last message before ``index``, as a line to add to the context."""
+    last = next((content for role, content in reversed(turns[:index]) if role == "user"), "")
+    return f"\nThe user's last message: {last}"
+
+
+async def statement_probability(context: str, reply: str, statement: str) -> float:
+    """P(yes) that ``statement`` about the assistant's ``reply`` is true, with ``context`` shown."""
+    decision = await current_judge().decide(JudgeRequest((
+        ("system", "You check whether statements about an assistant's reply in a conversation are true. "
+                   "Answer yes or no."),
+        ("user", f"{context}\n\nAssistant reply: {reply}\n\nStatement: {statement}\n"
+                 "Is the statement true?")), options=("yes", "no")))
+    return decision.probabilities["yes"]
 
 
 class _TurnMetric(JudgedMetric):
@@ -66,7 +88,7 @@ class _TurnMetric(JudgedMetric):
             raise MetricConfigError(f"config.turns must be 'reply' or 'all', got {self._turns!r}")
 
     def context_for(self, case: Any, turns: list[tuple[str, str]], index: int) -> str:
-        return f"Conversation so far:\n{window(turns, index, self._window)}"
+        return reply_context(turns, index, self._window)
 
     def unmeasured(self, case: Any) -> str | None:
         return None
@@ -86,18 +108,12 @@ class _TurnMetric(JudgedMetric):
     async def _judge_turn(self, case: Any, turns: list[tuple[str, str]], index: int) -> float:
         context = self.context_for(case, turns, index)
         if self.show_last_message:
-            last = next((content for role, content in reversed(turns[:index]) if role == "user"), "")
-            context += f"\nThe user's last message: {last}"
+            context += last_message_line(turns, index)
         reply = turns[index][1]
         if self.statement is None:
             decision = await pass_fail(self.system, f"{context}\n\nAssistant reply: {reply}\n\n{self.instruction}")
             return decision.probabilities["PASS"]
-        decision = await current_judge().decide(JudgeRequest((
-            ("system", "You check whether statements about an assistant's reply in a conversation are true. "
-                       "Answer yes or no."),
-            ("user", f"{context}\n\nAssistant reply: {reply}\n\nStatement: {self.statement}\n"
-                     "Is the statement true?")), options=("yes", "no")))
-        return decision.probabilities["yes"]
+        return await statement_probability(context, reply, self.statement)
 
     async def evaluate_async(self, case, trace, outcome) -> MetricResult:
 
@@ -208,18 +224,76 @@ class ConversationRelevancy(_TurnMetric):
     show_last_message = True
 
 
-@register("conversational-g-eval", family="conversation", value="required", needs=("output",), threshold=0.75,
+@register("conversational-g-eval", family="conversation", value="required", needs=("output",), threshold=0.8,
           model="judge", example='{metric: conversational-g-eval, value: "The assistant resolves the issue politely"}')
 class ConversationalGEval(GEval):
-    """G-Eval over a whole conversation: evaluation steps generated once from the criteria (frozen in
-    the judge cache), then one decision over the score digits for the full transcript;
-    probability-weighted mean, normalised to 0..1. Pass mark 0.75 (a score of 4 of 5), the best round
-    mark on the tune split of tests/data/labelled/conversation_dialogues.jsonl (docs/agentic.md): the
-    small judge gives most replies a 4, good or bad, so at 0.5 it passed every one."""
+    """The conversation's last reply meets the criteria (the value).
+
+    ``config.method: statements`` (default): the criteria are split as ``llm-rubric`` splits a rubric
+    (at " and " before a verb, and at sentence ends), and each criterion becomes a statement about the
+    reply — as written when it names its subject ("The assistant remembers …", "Coherence: …"),
+    otherwise "The reply <criterion>." The judge sees the window of turns before the reply
+    (``config.window``, default 6) and the user's last message, and answers yes/no per statement, as
+    ``conversation-relevancy`` asks its statement. Score = the lowest P(yes); pass mark 0.8.
+
+    ``config.method: g-eval``: G-Eval over the whole transcript — evaluation steps generated once from
+    the criteria (frozen in the judge cache), one decision over the score digits, the
+    probability-weighted mean normalised to 0..1; pass mark 0.75 (a score of 4 of 5) unless a
+    threshold is given.
+
+    Why statements by default: on the tune split of tests/data/labelled/conversation_dialogues.jsonl
+    the embedded judge gave most replies a 4 of 5, good or bad (AUC 0.655), while the statements ranked
+    them at AUC 0.847 (docs/agentic.md).
+    """
+
+    G_EVAL_PASS_MARK: ClassVar[float] = 0.75
+
+    def __init__(self, value: Any = None, *, threshold: float | None = None, config: dict[str, Any] | None = None,
+                 weight: float = 1.0, negate: bool = False, label: str | None = None):
+        self._threshold_given = threshold is not None  # G-Eval keeps its own pass mark unless one is given
+        super().__init__(value, threshold=threshold, config=config, weight=weight, negate=negate, label=label)
+
+    def setup(self) -> None:
+        super().setup()
+        self._method = self.config.get("method", "statements")
+        if self._method not in ("statements", "g-eval"):
+            raise MetricConfigError(f"config.method must be 'statements' or 'g-eval', got {self._method!r}")
+        size = self.config.get("window", DEFAULT_WINDOW)
+        if isinstance(size, bool) or not isinstance(size, int) or size < 1:
+            raise MetricConfigError("config.window must be a positive integer")
+        self._window = size
+        if self._method == "g-eval" and not self._threshold_given:
+            self.threshold = self.G_EVAL_PASS_MARK
 
     async def evaluate_async(self, case, trace, outcome) -> MetricResult:
         turns = conversation_turns(case, outcome)
         if not any(role == "assistant" for role, _ in turns):
             return self.not_measured("no conversation with assistant turns")
-        transcript = "\n".join(f"{role}: {content}" for role, content in turns)
-        return await self.score_text(str(self.expected(case)), None, transcript)
+        criteria = str(self.expected(case))
+        if self._method == "g-eval":
+            transcript = "\n".join(f"{role}: {content}" for role, content in turns)
+            return await self.score_text(criteria, None, transcript)
+        index = max(i for i, (role, _) in enumerate(turns) if role == "assistant")
+        context = reply_context(turns, index, self._window) + last_message_line(turns, index)
+        decided = []
+        for criterion in split_criteria(criteria):
+            statement = criterion_statement(criterion)
+            probability = await statement_probability(context, turns[index][1], statement)
+            decided.append({"criterion": criterion, "statement": statement, "score": round(probability, 4)})
+        worst = min(decided, key=lambda d: d["score"])
+        reason = (f"P(yes) {worst['score']:.3f} that {quoted(worst['statement'])}"
+                  + (f" (the lowest of {len(decided)} criteria)" if len(decided) > 1 else ""))
+        return self.result(worst["score"], reason=reason,
+                           detail={"criteria": decided, "turn": index, "window": self._window, "method": "statements"})
+
+
+_NAMES_ITS_SUBJECT = re.compile(r"(?:the|an?|its|this)\b|\S+:", re.IGNORECASE)
+
+
+def criterion_statement(criterion: str) -> str:
+    """The criterion as a statement about the reply: as written when it names its subject ("The
+    assistant remembers …", "Coherence: …"), else "The reply <criterion>."."""
+    text = criterion.strip().rstrip(".")
+    if _NAMES_ITS_SUBJECT.match(text):
+        return f"{text}."
+    return f"The reply {text[:1].lower()}{text[1:]}."
