@@ -6,8 +6,9 @@ For each metric: rows, balanced accuracy at the metric's own pass mark (with the
 of each class's recall), Cohen's κ, ROC AUC of P(pass), ECE, the best pass mark on these rows (for
 tune; never report it as a test figure), judge calls per case and seconds per judge call; then the
 same per hard-case kind. Comparative metrics (select-best) are scored per group, one promptfoo test
-each: top-1 accuracy over groups, per-candidate balanced accuracy and AUC of the judge's probability
-of each index, next to the pickers of baselines.select_best_baselines (``--limit`` counts groups).
+each: top-1 accuracy over groups, per-candidate balanced accuracy and AUC of each output's share (its
+score, or the judge's probability of its index), next to the pickers of
+baselines.select_best_baselines (``--limit`` counts groups).
 Judge replies are cached in ``--cache`` (SQLite), so a rerun with the same prompts is free and only
 changed prompts cost judge time; ``--save`` writes one JSON line per row.
 
@@ -111,8 +112,9 @@ async def score_groups(metric_name: str, rows: list[dict[str, Any]], config: dic
     """Score a comparative metric as a promptfoo config run does: each group is one test whose cells'
     outputs are recorded (promptfoo's providerOutput, no target call), registered on a comparison
     board; each cell's metric carries the test's group key, the first cell's evaluation makes the one
-    judge decision (one per order shown) and the others read it. A row's ``p_pass`` is its share: the
-    mean of the judge's probabilities of its index in the orders asked."""
+    decision (each output scored alone, or one judge decision per order shown with `method: compare`)
+    and the others read it. A row's ``p_pass`` is its share: its own score, or the mean of the judge's
+    probabilities of its index in the orders asked."""
     import baselines as lexical
 
     from agentunit.promptfoo.compare import GROUP_KEY, ComparisonBoard

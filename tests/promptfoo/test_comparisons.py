@@ -64,8 +64,10 @@ def _statuses(cases: list) -> dict[str, str]:
 @pytest.mark.parametrize("concurrency", [1, 8])
 def test_select_best_passes_only_the_judges_choice(tmp_path: Path, concurrency: int) -> None:
     path = _write(tmp_path, TWO_PROMPTS + "tests:\n"
-                  "  - description: cats\n    vars: {q: cats}\n    assert: [{type: select-best, value: the longest}]\n"
-                  "  - description: dogs\n    vars: {q: dogs}\n    assert: [{type: select-best, value: the longest}]\n")
+                  "  - description: cats\n    vars: {q: cats}\n"
+                  "    assert: [{type: select-best, value: the longest, config: {method: compare}}]\n"
+                  "  - description: dogs\n    vars: {q: dogs}\n"
+                  "    assert: [{type: select-best, value: the longest, config: {method: compare}}]\n")
     cases, requests = _run(path, tmp_path, _choose("longer"), concurrency=concurrency)
     assert _statuses(cases) == {"cats [prompt 1]": "failed", "cats [prompt 2]": "passed",
                                 "dogs [prompt 1]": "failed", "dogs [prompt 2]": "passed"}
@@ -81,7 +83,7 @@ def test_select_best_passes_only_the_judges_choice(tmp_path: Path, concurrency: 
 
 def test_select_best_cancels_a_judge_that_always_picks_the_last_text(tmp_path: Path) -> None:
     path = _write(tmp_path, TWO_PROMPTS + "tests:\n  - description: t\n    vars: {q: x}\n"
-                  "    assert: [{type: select-best, value: the shortest}]\n")
+                  "    assert: [{type: select-best, value: the shortest, config: {method: compare}}]\n")
     # P(last) 0.7 in both orders: the shares tie at 0.5, and the first order's pick (the last text) wins
     cases, _ = _run(path, tmp_path, lambda r: verdict("1", 0.7, "0"))
     winner = next(c for c in cases if c["id"] == "t [prompt 2]")["metrics"][0]
@@ -108,7 +110,7 @@ def test_select_best_orders_must_be_1_or_2(tmp_path: Path) -> None:
 
 def test_select_best_asks_once_with_orders_1(tmp_path: Path) -> None:
     path = _write(tmp_path, TWO_PROMPTS + "tests:\n  - description: t\n    vars: {q: x}\n"
-                  "    assert: [{type: select-best, value: the longest, config: {orders: 1}}]\n")
+                  "    assert: [{type: select-best, value: the longest, config: {method: compare, orders: 1}}]\n")
     cases, requests = _run(path, tmp_path, lambda r: verdict("1", 0.9, "0"))
     assert len(requests) == 1 and _statuses(cases) == {"t [prompt 1]": "failed", "t [prompt 2]": "passed"}
     assert "judge_reversed" not in cases[0]["metrics"][0]["detail"]
@@ -116,9 +118,42 @@ def test_select_best_asks_once_with_orders_1(tmp_path: Path) -> None:
 
 def test_select_best_follows_the_judge_either_way(tmp_path: Path) -> None:
     path = _write(tmp_path, TWO_PROMPTS + "tests:\n  - description: t\n    vars: {q: x}\n"
-                  "    assert: [{type: select-best, value: the shortest}]\n")
+                  "    assert: [{type: select-best, value: the shortest, config: {method: compare}}]\n")
     cases, _ = _run(path, tmp_path, _choose("Short", 0.8))
     assert _statuses(cases) == {"t [prompt 1]": "passed", "t [prompt 2]": "failed"}
+
+
+def _rubric_judge(request):
+    """llm-rubric's statement about one output: yes 0.9 for the cats answer, 0.6 for any other."""
+    text = request.messages[-1][1]
+    assert "Statement: The text " in text and text.count("Text: ") == 1  # one output at a time
+    return pass_with(0.9 if "Text: A much longer answer about cats" in text else 0.6)
+
+
+@pytest.mark.parametrize("concurrency", [1, 8])
+def test_select_best_scores_each_output_alone_by_default(tmp_path: Path, concurrency: int) -> None:
+    path = _write(tmp_path, TWO_PROMPTS + "tests:\n"
+                  "  - description: cats\n    vars: {q: cats}\n"
+                  "    assert: [{type: select-best, value: Is about cats}]\n"
+                  "  - description: dogs\n    vars: {q: dogs}\n"
+                  "    assert: [{type: select-best, value: Is about cats}]\n")
+    cases, requests = _run(path, tmp_path, _rubric_judge, concurrency=concurrency)
+    # cats: the longer answer scores 0.9 against 0.6; dogs: both 0.6, and the first output wins the tie
+    assert _statuses(cases) == {"cats [prompt 1]": "failed", "cats [prompt 2]": "passed",
+                                "dogs [prompt 1]": "passed", "dogs [prompt 2]": "failed"}
+    assert len(requests) == 4 and {r.options for r in requests} == {("yes", "no")}  # one per output
+    loser = next(c for c in cases if c["id"] == "cats [prompt 1]")["metrics"][0]
+    assert loser["detail"]["method"] == "rubric" and loser["detail"]["chosen"] == "cats [prompt 2]"
+    assert loser["detail"]["shares"] == {"cats [prompt 1]": 0.6, "cats [prompt 2]": 0.9}
+    assert "P(pass) = 0.900" in loser["detail"]["reasons"]["cats [prompt 2]"]
+
+
+def test_select_best_method_must_be_rubric_or_compare(tmp_path: Path) -> None:
+    path = _write(tmp_path, TWO_PROMPTS + "tests:\n  - description: t\n    vars: {q: x}\n"
+                  "    assert: [{type: select-best, value: best, config: {method: vote}}]\n")
+    with pytest.raises(SuiteError) as info:
+        load_suite(path).validate()
+    assert "config.method must be 'rubric'" in info.value.problems[0].message
 
 
 @pytest.mark.parametrize("concurrency", [1, 8])

@@ -692,17 +692,25 @@ def _compared(metric: Metric, verdict: tuple[float, bool, str, dict[str, Any]]) 
 class SelectBest(JudgedMetric):
     """Is this output the best of its test's outputs? (promptfoo's ``select-best``.)
 
-    Runs in promptfoo configs, over the outputs of one test across its prompts and providers: the
-    judge is shown every output (numbered from 0, those whose call failed left out) and the criteria
-    (the value), and picks one index, once per test; the chosen output passes with 1, the others fail
-    with 0. As in promptfoo, a test needs at least two outputs. promptfoo's grader writes the index as
-    text; agentunit's judge chooses among the indices. Unlike promptfoo, the judge is asked in two
-    orders (given and reversed; ``config.orders: 1`` asks once) and each output's share is the mean of
-    its two probabilities: the small judge's pick otherwise follows the position (docs/promptfoo.md).
+    Runs in promptfoo configs, over the outputs of one test across its prompts and providers (those
+    whose call failed left out); the chosen output passes with 1, the others fail with 0. As in
+    promptfoo, a test needs at least two outputs.
+
+    ``config.method: rubric`` (default): each output is scored alone against the criteria (the value)
+    as ``llm-rubric`` scores it, and the highest score is chosen (a tie: the first output).
+    ``config.method: compare``: promptfoo's question — the judge is shown every output, numbered from
+    0, and chooses among the indices; asked in two orders (given and reversed; ``config.orders: 1``
+    asks once, as promptfoo does), each output's share the mean of its two probabilities: the small
+    judge's pick otherwise follows the position. Shown side by side, the embedded judge picks by
+    position more than by content; scored alone it picks better (docs/promptfoo.md).
     """
 
     def setup(self) -> None:
         _require_text(self, "the criteria")
+        method = (self.config or {}).get("method", "rubric")
+        if method not in ("rubric", "compare"):
+            raise MetricConfigError(f"{self.name} config.method must be 'rubric' (each output scored alone, the "
+                                    f"default) or 'compare' (promptfoo's question over all outputs), got {method!r}")
         orders = (self.config or {}).get("orders", 2)
         if isinstance(orders, bool) or orders not in (1, 2):
             raise MetricConfigError(f"{self.name} config.orders must be 1 (promptfoo's one question) or 2 (the "

@@ -219,46 +219,83 @@ class ComparingTarget(Target):
 
 
 async def select_best(metric: Any, case: DatasetCase) -> tuple[float, bool, str, dict[str, Any]]:
-    """promptfoo's select-best for ``case``: the judge picks the index of the output that best fits the
-    criteria (the metric's value) among the test's outputs (cells whose call failed are left out);
-    the chosen cell passes with 1, the others fail with 0. Returns (value, passed, reason, detail).
+    """promptfoo's select-best for ``case``: the output that best fits the criteria (the metric's value)
+    among the test's outputs (cells whose call failed are left out) is chosen; the chosen cell passes
+    with 1, the others fail with 0. Returns (value, passed, reason, detail).
 
-    Unlike promptfoo, the judge is asked twice, with the outputs in the given order and reversed
-    (``config.orders: 2``, default; ``1`` asks once, as promptfoo does): each output's share is the mean
-    of its probability in the two orders, and the highest share is chosen (a tie: the first order's
-    pick). The embedded judge picks the text shown last in three tests of four whatever it says; on the
-    select-best labelled set the two orders raise top-1 accuracy from 0.49 to 0.66 (docs/promptfoo.md).
+    ``config.method: rubric`` (default): each output is scored alone, as ``llm-rubric`` scores an
+    output against the criteria (criteria split, form and refusal by code, the statement "The text
+    <criterion>." for the judge, the lowest criterion), and the highest score is chosen (a tie: the
+    first). No output is shown beside another, so the pick cannot follow the position, and each score
+    is cached per output.
+
+    ``config.method: compare``: promptfoo's question — the judge is shown every output, numbered, and
+    picks an index. Unlike promptfoo it is asked twice, with the outputs in the given order and
+    reversed (``config.orders: 2``, default; ``1`` asks once, as promptfoo does): each output's share
+    is the mean of its probability in the two orders, and the highest share is chosen (a tie: the
+    first order's pick). The embedded judge picks the text shown last in three tests of four whatever
+    it says.
+
+    On the select-best labelled set's test groups, top-1 accuracy is 0.49 for promptfoo's one
+    question, 0.66 for the two orders and higher scored alone (docs/promptfoo.md).
     """
     board, group = board_of(metric)
     criteria = str(metric.expected(case) or "")
-    orders = _orders(metric)
+    method, orders = select_best_method(metric), _orders(metric)
     attempt = board.next_evaluation(case.id, f"select-best:{criteria}")
 
     async def decide() -> tuple[list[Cell], list[Any]]:
         cells = [c for c in await board.cells_of(group, attempt) if c.outcome is not None]
         if len(cells) < 2:
             return cells, []
+        if method == "rubric":
+            return cells, [await _rubric_result(criteria, cell) for cell in cells]
         shown = [cells, cells[::-1]][:orders]
         return cells, [await current_judge().decide(_select_best_request(criteria, order)) for order in shown]
 
-    cells, decisions = await board.decided(("select-best", group, attempt, criteria, orders), decide)
+    key = ("select-best", group, attempt, criteria, method, orders if method == "compare" else None)
+    cells, decisions = await board.decided(key, decide)
     ids = [c.case.id for c in cells]
     if not decisions:
         raise AgentUnitError(f"select-best needs at least two outputs to compare, and this test has {len(ids)}")
     n = len(ids)
-    shares = [decisions[0].probabilities.get(str(i), 0.0) for i in range(n)]
-    if len(decisions) == 2:
-        shares = [(p + decisions[1].probabilities.get(str(n - 1 - i), 0.0)) / 2 for i, p in enumerate(shares)]
-    first_pick = int(decisions[0].option)
-    chosen = max(range(n), key=lambda i: (shares[i], i == first_pick))
     mine = ids.index(case.id) if case.id in ids else None
-    detail = {"criteria": criteria, "chosen": ids[chosen], "index": mine, "compared": ids,
-              "shares": {ids[i]: round(shares[i], 4) for i in range(n)}, "judge": decisions[0].to_detail()}
-    if len(decisions) == 2:
-        detail["judge_reversed"] = decisions[1].to_detail()
+    detail: dict[str, Any] = {"criteria": criteria, "method": method, "index": mine, "compared": ids}
+    if method == "rubric":
+        shares = [float(result.value or 0.0) for result in decisions]
+        chosen = max(range(n), key=lambda i: (shares[i], -i))
+        detail["reasons"] = {ids[i]: decisions[i].reason for i in range(n)}
+    else:
+        shares = [decisions[0].probabilities.get(str(i), 0.0) for i in range(n)]
+        if len(decisions) == 2:
+            shares = [(p + decisions[1].probabilities.get(str(n - 1 - i), 0.0)) / 2 for i, p in enumerate(shares)]
+        first_pick = int(decisions[0].option)
+        chosen = max(range(n), key=lambda i: (shares[i], i == first_pick))
+        detail["judge"] = decisions[0].to_detail()
+        if len(decisions) == 2:
+            detail["judge_reversed"] = decisions[1].to_detail()
+    detail.update(chosen=ids[chosen], shares={ids[i]: round(shares[i], 4) for i in range(n)})
     if mine == chosen:
         return 1.0, True, f"output selected as the best of {n}: {criteria}", detail
     return 0.0, False, f"output not selected ({ids[chosen]!r} was): {criteria}", detail
+
+
+def select_best_method(metric: Any) -> str:
+    """``config.method`` (checked when the metric is built: rubric or compare), rubric when not given."""
+    return (getattr(metric, "config", None) or {}).get("method", "rubric")
+
+
+async def _rubric_result(criteria: str, cell: Cell) -> Any:
+    """The cell's output scored alone against the criteria, as llm-rubric scores it."""
+    from agentunit.metrics.judged import LlmRubric
+
+    outcome = cell.outcome
+    assert outcome is not None  # cells whose call failed are left out before
+    rubric = LlmRubric(criteria)
+    result = await rubric.evaluate_async(cell.case, build_trace(outcome, outcome.query or cell.case.query), outcome)
+    if result.error:
+        raise AgentUnitError(f"select-best could not score {cell.case.id!r} against the criteria: {result.error}")
+    return result
 
 
 def _orders(metric: Any) -> int:
