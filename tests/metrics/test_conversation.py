@@ -163,3 +163,10 @@ def test_no_conversation_is_not_measured(turn_judge):
         assert check("x", name).status == "not_measured"
     assert check("x", {"metric": "conversational-g-eval", "value": "c"}).status == "not_measured"
     assert turn_judge.requests == []
+
+
+@pytest.mark.parametrize("name", ["conversation-relevancy", "conversational-g-eval"])
+@pytest.mark.parametrize("size", [0, True, "3"])
+def test_window_must_be_a_positive_integer(name, size):
+    with pytest.raises(Exception, match=r"config\.window must be a positive integer"):
+        check("x", {"metric": name, "value": "Polite", "config": {"window": size}}, conversation=CONVERSATION)

@@ -39,6 +39,14 @@ def window(turns: list[tuple[str, str]], index: int, size: int) -> str:
     return "\n".join(f"{role}: {content}" for role, content in turns[start:index]) or "(start of the conversation)"
 
 
+def window_option(config: dict[str, Any]) -> int:
+    """``config.window`` (default DEFAULT_WINDOW), validated: a positive integer."""
+    size = config.get("window", DEFAULT_WINDOW)
+    if isinstance(size, bool) or not isinstance(size, int) or size < 1:
+        raise MetricConfigError("config.window must be a positive integer")
+    return size
+
+
 def reply_context(turns: list[tuple[str, str]], index: int, size: int) -> str:
     """What the judge sees before the reply at ``index``: the window of turns before it."""
     return f"Conversation so far:\n{window(turns, index, size)}"
@@ -79,10 +87,7 @@ class _TurnMetric(JudgedMetric):
     show_last_message: ClassVar[bool] = False
 
     def setup(self) -> None:
-        size = self.config.get("window", DEFAULT_WINDOW)
-        if isinstance(size, bool) or not isinstance(size, int) or size < 1:
-            raise MetricConfigError("config.window must be a positive integer")
-        self._window = size
+        self._window = window_option(self.config)
         self._turns = self.config.get("turns", "reply")
         if self._turns not in ("reply", "all"):
             raise MetricConfigError(f"config.turns must be 'reply' or 'all', got {self._turns!r}")
@@ -258,10 +263,7 @@ class ConversationalGEval(GEval):
         self._method = self.config.get("method", "statements")
         if self._method not in ("statements", "g-eval"):
             raise MetricConfigError(f"config.method must be 'statements' or 'g-eval', got {self._method!r}")
-        size = self.config.get("window", DEFAULT_WINDOW)
-        if isinstance(size, bool) or not isinstance(size, int) or size < 1:
-            raise MetricConfigError("config.window must be a positive integer")
-        self._window = size
+        self._window = window_option(self.config)
         if self._method == "g-eval" and not self._threshold_given:
             self.threshold = self.G_EVAL_PASS_MARK
 
@@ -279,12 +281,14 @@ class ConversationalGEval(GEval):
         for criterion in split_criteria(criteria):
             statement = criterion_statement(criterion)
             probability = await statement_probability(context, turns[index][1], statement)
-            decided.append({"criterion": criterion, "statement": statement, "score": round(probability, 4)})
-        worst = min(decided, key=lambda d: d["score"])
-        reason = (f"P(yes) {worst['score']:.3f} that {quoted(worst['statement'])}"
+            decided.append((probability, {"criterion": criterion, "statement": statement,
+                                          "score": round(probability, 4)}))
+        lowest, worst = min(decided, key=lambda d: d[0])
+        reason = (f"P(yes) {lowest:.3f} that {quoted(worst['statement'])}"
                   + (f" (the lowest of {len(decided)} criteria)" if len(decided) > 1 else ""))
-        return self.result(worst["score"], reason=reason,
-                           detail={"criteria": decided, "turn": index, "window": self._window, "method": "statements"})
+        return self.result(lowest, reason=reason,
+                           detail={"criteria": [record for _, record in decided], "turn": index,
+                                   "window": self._window, "method": "statements"})
 
 
 _NAMES_ITS_SUBJECT = re.compile(r"(?:the|an?|its|this)\b|\S+:", re.IGNORECASE)

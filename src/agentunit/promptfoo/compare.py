@@ -249,7 +249,7 @@ async def select_best(metric: Any, case: DatasetCase) -> tuple[float, bool, str,
         if len(cells) < 2:
             return cells, []
         if method == "rubric":
-            return cells, [await _rubric_result(criteria, cell) for cell in cells]
+            return cells, [await _rubric_result(criteria, cell.case, cell.outcome) for cell in cells]
         shown = [cells, cells[::-1]][:orders]
         return cells, [await current_judge().decide(_select_best_request(criteria, order)) for order in shown]
 
@@ -285,17 +285,12 @@ def select_best_method(metric: Any) -> str:
     return (getattr(metric, "config", None) or {}).get("method", "rubric")
 
 
-async def _rubric_result(criteria: str, cell: Cell) -> Any:
-    """The cell's output scored alone against the criteria, as llm-rubric scores it."""
+async def _rubric_result(criteria: str, case: DatasetCase, outcome: Any) -> Any:
+    """A cell's output scored alone against the criteria, as llm-rubric scores it (a judge error
+    raises, and becomes the select-best result's error)."""
     from agentunit.metrics.judged import LlmRubric
 
-    outcome = cell.outcome
-    assert outcome is not None  # cells whose call failed are left out before
-    rubric = LlmRubric(criteria)
-    result = await rubric.evaluate_async(cell.case, build_trace(outcome, outcome.query or cell.case.query), outcome)
-    if result.error:
-        raise AgentUnitError(f"select-best could not score {cell.case.id!r} against the criteria: {result.error}")
-    return result
+    return await LlmRubric(criteria).evaluate_async(case, build_trace(outcome, outcome.query or case.query), outcome)
 
 
 def _orders(metric: Any) -> int:
