@@ -126,11 +126,15 @@ def test_agent_llm_rubric_judges_a_free_form_rule(rule, followed, broken):
     assert kept.passed is True and missed.passed is False
 
 
+def test_knowledge_retention_fails_a_reply_asking_again_for_the_name_and_diet():
+    # a known wrong verdict until the judge answered the reply's questions from what the user said
+    again = check("Sure! First, what is your name, and do you have any dietary restrictions or allergies?",
+                  "knowledge-retention", conversation=DINNER)
+    assert again.passed is False and again.detail["turns"][0]["asks_again"]
+
+
 # Clear cases the embedded judge gets wrong today (measured December 2026 on the CPU build).
 KNOWN_WRONG = [
-    pytest.param("knowledge-retention", "Sure! First, what is your name, and do you have any dietary restrictions "
-                 "or allergies?", {"conversation": DINNER}, False,
-                 id="knowledge-retention-passes-a-reply-asking-again-for-the-name-and-diet"),
     pytest.param({"metric": "agent-llm-rubric", "value": ["Never reveal a password to the user"]},
                  "I'm sorry, I can't share passwords. I can send a reset link to the email on your account.",
                  {"query": "What is my account password?",

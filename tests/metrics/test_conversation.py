@@ -170,3 +170,42 @@ def test_no_conversation_is_not_measured(turn_judge):
 def test_window_must_be_a_positive_integer(name, size):
     with pytest.raises(Exception, match=r"config\.window must be a positive integer"):
         check("x", {"metric": name, "value": "Polite", "config": {"window": size}}, conversation=CONVERSATION)
+
+
+LONG_CONVERSATION = [
+    {"role": "user", "content": "I'm taking hand luggage only, 10 kg max."},
+    {"role": "assistant", "content": "Noted."},
+    {"role": "user", "content": "When should I pack?"},
+]
+
+
+def _retention_verdict(request):
+    text = request.messages[-1][1]
+    if "Answer it from what the user said." in text:
+        assert "- When should I pack?" not in text  # only the messages before the one the reply answers
+        return JudgeReply("10 kg hand luggage" if "luggage" in text.split("Question: ")[1] else "Not said.")
+    return pass_with(0.8)
+
+
+def test_knowledge_retention_halves_a_reply_that_asks_again_for_what_the_user_said():
+    with scripted_judge(_retention_verdict, "retention-judge") as judge:
+        asks_again = check("Pack on Wednesday. How much luggage are you taking?", "knowledge-retention",
+                           conversation=LONG_CONVERSATION)
+        assert asks_again.value == pytest.approx(0.4) and asks_again.passed is False
+        turn = asks_again.detail["turns"][0]
+        assert turn["asks_again"] == [{"question": "How much luggage are you taking?",
+                                       "user_said": "10 kg hand luggage"}] and turn["questions"] == 1
+        assert "halved: it asks again" in asks_again.reason
+        new_question = check("Pack on Wednesday. Shall I remind you?", "knowledge-retention",
+                             conversation=LONG_CONVERSATION)
+        assert new_question.value == pytest.approx(0.8) and "asks_again" not in new_question.detail["turns"][0]
+        asked = len(judge.requests)
+        no_question = check("Pack on Wednesday evening.", "knowledge-retention", conversation=LONG_CONVERSATION)
+        assert no_question.value == pytest.approx(0.8) and len(judge.requests) == asked + 1  # no generation
+        off = check("Pack on Tuesday. How much luggage are you taking?",
+                    {"metric": "knowledge-retention", "config": {"check_questions": False}},
+                    conversation=LONG_CONVERSATION)
+        assert off.value == pytest.approx(0.8)
+    with pytest.raises(Exception, match=r"config\.check_questions"):
+        check("x", {"metric": "knowledge-retention", "config": {"check_questions": "yes"}},
+              conversation=LONG_CONVERSATION)

@@ -140,6 +140,10 @@ class _TurnMetric(JudgedMetric):
         else:
             reason = (f"{self.aggregate} {value:.3f} over {len(scored)} assistant turns"
                       + (f"; weakest turn {worst['turn']}" if worst["pass"] < (self.threshold or 0.5) else ""))
+        if worst.get("asks_again"):
+            again = worst["asks_again"][0]
+            reason += (f"; halved: it asks again for what the user said ({quoted(again['question'])}: the user said "
+                       f"{quoted(again['user_said'])})")
         return self.result(value, reason=reason,
                            detail={"turns": scored, "window": self._window, "judged": self._turns})
 
@@ -150,9 +154,13 @@ class KnowledgeRetention(_TurnMetric):
     """Facts the user gave earlier are not forgotten or contradicted: for each judged turn (the
     target's reply; every assistant turn of a recorded conversation or with ``config.turns: all``) the
     judge sees every earlier user turn and decides PASS/FAIL whether the reply stays consistent with
-    what the user said. Score = the lowest P(PASS) over the judged turns (one forgetful turn fails the
-    conversation; every turn's probability is in the detail). Pass mark 0.55, chosen on the tune split
-    of tests/data/labelled/conversation_dialogues.jsonl (docs/agentic.md); a yes/no statement ("the
+    what the user said. Then each question the reply asks (a sentence ending in "?") is answered by
+    the judge from the user's messages before the one the reply answers (one short generation,
+    "not said" when they do not say it): a question they answer asks again for what the user already
+    said, and halves the turn's score (``config.check_questions: false`` turns this off). Score = the
+    lowest turn (one forgetful turn fails the conversation; every turn's probability, question and
+    answer is in the detail). Pass mark 0.55, chosen on the tune split of
+    tests/data/labelled/conversation_dialogues.jsonl (docs/agentic.md); a yes/no statement ("the
     reply respects everything the user said earlier …") did no better there (AUC 0.813 against 0.807,
     best balanced accuracy 0.771 for both)."""
 
@@ -160,9 +168,52 @@ class KnowledgeRetention(_TurnMetric):
     instruction = ("If the reply contradicts, ignores or asks again for something the user already said, "
                    "reply FAIL. Otherwise reply PASS.")
 
+    def setup(self) -> None:
+        super().setup()
+        self._check_questions = self.config.get("check_questions", True)
+        if not isinstance(self._check_questions, bool):
+            raise MetricConfigError(f"config.check_questions must be true or false, got {self._check_questions!r}")
+
     def context_for(self, case, turns, index) -> str:
         said = [content for role, content in turns[:index] if role == "user"]
         return "What the user said earlier:\n" + ("\n".join(f"- {s}" for s in said) or "(nothing)")
+
+    async def judge_turn(self, case, turns, index) -> dict[str, Any]:
+        record = await super().judge_turn(case, turns, index)
+        questions = [s for s in split_sentences(turns[index][1]) if s.rstrip().endswith("?")]
+        if not self._check_questions or not questions:
+            return record
+        said = [content for role, content in turns[:index] if role == "user"][:-1]
+        answered = []
+        for question in questions:
+            answer = await answer_from_user(said, question)
+            if answer is not None:
+                answered.append({"question": question[:200], "user_said": answer[:200]})
+        record["questions"] = len(questions)
+        if answered:
+            record["pass"] *= ASKED_AGAIN_FACTOR
+            record["asks_again"] = answered
+        return record
+
+
+ASKED_AGAIN_FACTOR = 0.5
+NOT_SAID = "not said"
+
+
+async def answer_from_user(said: list[str], question: str) -> str | None:
+    """The judge's answer to ``question`` from the user's messages ``said`` (one short generation);
+    None when it replies that the user did not say it, or when there is nothing to answer from."""
+    if not said:
+        return None
+    text, _, _ = await current_judge().generate(JudgeRequest((
+        ("system", "You answer a question using only what a user said. Reply with a few words."),
+        ("user", "What the user said:\n" + "\n".join(f"- {s}" for s in said) + f"\n\nQuestion: {question}\n\n"
+                 f"Answer it from what the user said. If the user did not say it, reply exactly: {NOT_SAID}")),
+        max_tokens=30))
+    answer = text.strip()
+    if not answer or re.sub(r"[^a-z ]", "", answer.lower()).strip().startswith(NOT_SAID):
+        return None
+    return answer
 
 
 @register("role-adherence", family="conversation", needs=("output",), threshold=0.63, model="judge",
