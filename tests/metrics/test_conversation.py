@@ -202,6 +202,10 @@ def test_knowledge_retention_halves_a_reply_that_asks_again_for_what_the_user_sa
         asked = len(judge.requests)
         no_question = check("Pack on Wednesday evening.", "knowledge-retention", conversation=LONG_CONVERSATION)
         assert no_question.value == pytest.approx(0.8) and len(judge.requests) == asked + 1  # no generation
+        asked = len(judge.requests)
+        first_turn = check("How much luggage are you taking?", "knowledge-retention",
+                           conversation=[{"role": "user", "content": "When should I pack?"}])
+        assert first_turn.value == pytest.approx(0.8) and len(judge.requests) == asked + 1  # nothing to answer from
         off = check("Pack on Tuesday. How much luggage are you taking?",
                     {"metric": "knowledge-retention", "config": {"check_questions": False}},
                     conversation=LONG_CONVERSATION)
