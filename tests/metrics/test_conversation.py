@@ -4,7 +4,8 @@ import pytest
 
 from agentunit import check
 from agentunit.judges.base import JudgeReply
-from agentunit.metrics.conversation import conversation_turns, window
+from agentunit.metrics.conversation import conversation_turns, criterion_statement, window
+from agentunit.metrics.judged import verb_phrase
 from tests.judge_helpers import pass_with, scripted_judge
 
 CONVERSATION = [
@@ -156,6 +157,14 @@ def test_conversational_g_eval_decides_each_criterion_as_a_statement_about_the_r
         assert "Hi, my name is Ana" not in judge.requests[-1].messages[-1][1] and narrow.detail["window"] == 1
     with pytest.raises(Exception, match=r"config\.method"):
         check("x", {**spec, "config": {"method": "digits"}}, conversation=CONVERSATION)
+
+
+def test_a_criterion_becomes_a_statement_about_the_reply():
+    assert criterion_statement("Answers politely.") == "The reply answers politely."
+    assert criterion_statement("Uses SQL only") == "The reply uses SQL only."
+    assert verb_phrase("JSON output only") == "JSON output only"  # an acronym keeps its capitals
+    assert criterion_statement("An apology comes first") == "An apology comes first."
+    assert criterion_statement("Tone: warm and calm") == "Tone: warm and calm."
 
 
 def test_no_conversation_is_not_measured(turn_judge):

@@ -53,6 +53,12 @@ def _choose(fragment: str, probability: float = 0.9):
     return respond
 
 
+def _cats_and_dogs(assertion: str) -> str:
+    """TWO_PROMPTS with two tests, cats and dogs, each asserting ``assertion``."""
+    return TWO_PROMPTS + "tests:\n" + "".join(
+        f"  - description: {q}\n    vars: {{q: {q}}}\n    assert: [{assertion}]\n" for q in ("cats", "dogs"))
+
+
 def _statuses(cases: list) -> dict[str, str]:
     out: dict[str, str] = {}
     for case in cases:
@@ -63,11 +69,7 @@ def _statuses(cases: list) -> dict[str, str]:
 
 @pytest.mark.parametrize("concurrency", [1, 8])
 def test_select_best_passes_only_the_judges_choice(tmp_path: Path, concurrency: int) -> None:
-    path = _write(tmp_path, TWO_PROMPTS + "tests:\n"
-                  "  - description: cats\n    vars: {q: cats}\n"
-                  "    assert: [{type: select-best, value: the longest, config: {method: compare}}]\n"
-                  "  - description: dogs\n    vars: {q: dogs}\n"
-                  "    assert: [{type: select-best, value: the longest, config: {method: compare}}]\n")
+    path = _write(tmp_path, _cats_and_dogs("{type: select-best, value: the longest, config: {method: compare}}"))
     cases, requests = _run(path, tmp_path, _choose("longer"), concurrency=concurrency)
     assert _statuses(cases) == {"cats [prompt 1]": "failed", "cats [prompt 2]": "passed",
                                 "dogs [prompt 1]": "failed", "dogs [prompt 2]": "passed"}
@@ -132,11 +134,7 @@ def _rubric_judge(request):
 
 @pytest.mark.parametrize("concurrency", [1, 8])
 def test_select_best_scores_each_output_alone_by_default(tmp_path: Path, concurrency: int) -> None:
-    path = _write(tmp_path, TWO_PROMPTS + "tests:\n"
-                  "  - description: cats\n    vars: {q: cats}\n"
-                  "    assert: [{type: select-best, value: Is about cats}]\n"
-                  "  - description: dogs\n    vars: {q: dogs}\n"
-                  "    assert: [{type: select-best, value: Is about cats}]\n")
+    path = _write(tmp_path, _cats_and_dogs("{type: select-best, value: Is about cats}"))
     cases, requests = _run(path, tmp_path, _rubric_judge, concurrency=concurrency)
     # cats: the longer answer scores 0.9 against 0.6; dogs: both 0.6, and the first output wins the tie
     assert _statuses(cases) == {"cats [prompt 1]": "failed", "cats [prompt 2]": "passed",

@@ -18,7 +18,7 @@ from agentunit.judges.service import current_judge, pass_fail
 from agentunit.metrics._rubric import is_refusal_text, split_criteria
 from agentunit.metrics._sentences import split_sentences
 from agentunit.metrics.base import MetricResult
-from agentunit.metrics.judged import GEval, JudgedMetric, quoted
+from agentunit.metrics.judged import GEval, JudgedMetric, quoted, verb_phrase
 from agentunit.metrics.registry import register
 
 DEFAULT_WINDOW = 6
@@ -176,7 +176,7 @@ class KnowledgeRetention(_TurnMetric):
 
     def context_for(self, case, turns, index) -> str:
         said = [content for role, content in turns[:index] if role == "user"]
-        return "What the user said earlier:\n" + ("\n".join(f"- {s}" for s in said) or "(nothing)")
+        return "What the user said earlier:\n" + (_bulleted(said) or "(nothing)")
 
     async def judge_turn(self, case, turns, index) -> dict[str, Any]:
         record = await super().judge_turn(case, turns, index)
@@ -196,6 +196,10 @@ class KnowledgeRetention(_TurnMetric):
         return record
 
 
+def _bulleted(lines: list[str]) -> str:
+    return "\n".join(f"- {line}" for line in lines)
+
+
 ASKED_AGAIN_FACTOR = 0.5
 NOT_SAID = "not said"
 
@@ -207,7 +211,7 @@ async def answer_from_user(said: list[str], question: str) -> str | None:
         return None
     text, _, _ = await current_judge().generate(JudgeRequest((
         ("system", "You answer a question using only what a user said. Reply with a few words."),
-        ("user", "What the user said:\n" + "\n".join(f"- {s}" for s in said) + f"\n\nQuestion: {question}\n\n"
+        ("user", f"What the user said:\n{_bulleted(said)}\n\nQuestion: {question}\n\n"
                  f"Answer it from what the user said. If the user did not say it, reply exactly: {NOT_SAID}")),
         max_tokens=30))
     answer = text.strip()
@@ -351,4 +355,4 @@ def criterion_statement(criterion: str) -> str:
     text = criterion.strip().rstrip(".")
     if _NAMES_ITS_SUBJECT.match(text):
         return f"{text}."
-    return f"The reply {text[:1].lower()}{text[1:]}."
+    return f"The reply {verb_phrase(text)}."

@@ -217,9 +217,14 @@ def rubric_prompt(criterion: str, question: str | None, output: str) -> str:
     output? Read as a statement about the text, the criterion ranked the tuning rows best of seven
     wordings (AUC 0.85 on the judged criteria, against 0.78 for "reply FAIL if it does not meet the
     requirement or states anything false", 0.73 with four worked examples; docs/judges.md)."""
-    verb_phrase = criterion[0].lower() + criterion[1:] if criterion[:2] != criterion[:2].upper() else criterion
     return ((f"Question: {question}\n" if question else "") + f"Text: {output}\n\nStatement: The text "
-            f"{verb_phrase.rstrip('.')}.\n\nIs the statement true? Answer yes or no.")
+            f"{verb_phrase(criterion).rstrip('.')}.\n\nIs the statement true? Answer yes or no.")
+
+
+def verb_phrase(criterion: str) -> str:
+    """The criterion to follow a subject ("Answers politely" → "answers politely"): its first letter
+    lower-cased, unless it opens with an acronym ("JSON …" stays)."""
+    return criterion[0].lower() + criterion[1:] if criterion[:2] != criterion[:2].upper() else criterion
 
 
 VALUE_CAP = 0.1  # the score of a judged criterion whose named value is missing, or that the output refuses
