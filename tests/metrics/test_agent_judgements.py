@@ -221,3 +221,40 @@ def test_the_goal_call_check_is_skipped_without_tools_or_a_plan_and_can_be_turne
     with pytest.raises(MetricConfigError, match=r"config\.check_goal_call must be true or false, got 'no'"):
         create_metric(name, value=REQUEST if name == "trajectory:goal-success" else None,
                       config={"check_goal_call": "no"})
+
+
+# -- goal-fulfillment and reasoning-coherence: values the run never saw ---------------------------------
+
+FORECASTS = [{"name": "get_forecast", "arguments": {"city": "Paris"}, "output": "Paris, tomorrow: 18°C, light rain"},
+             {"name": "get_forecast", "arguments": {"city": "Rome"}, "output": "Rome, tomorrow: 24°C, sunny"}]
+
+
+@pytest.mark.parametrize(("name", "mark"), [("goal-fulfillment", 0.6), ("reasoning-coherence", 0.7)])
+def test_an_answer_stating_a_value_no_call_gave_is_halved(recorder, name, mark):
+    right = check("Rome will be warmer: 24°C against 18°C in Paris, 6 degrees more.",
+                  _spec(name, check_goal_call=False), query=REQUEST, tool_calls=FORECASTS)
+    wrong = check("Rome will be warmer: 26°C against 18°C in Paris; I told Sam at 9 am.",
+                  _spec(name, check_goal_call=False), query=REQUEST, tool_calls=FORECASTS)
+    assert right.value == pytest.approx(0.75) and right.detail["unsupported_values"] == []
+    assert right.passed is True
+    assert wrong.value == pytest.approx(0.375) and wrong.passed is False
+    assert wrong.detail["unsupported_values"] == ["26", "9 am"]
+    assert "halved: the final answer states '26', '9 am', which no call returned" in wrong.reason
+
+
+def test_the_values_check_reads_the_context_and_can_be_turned_off(recorder):
+    answer = "Rome will be warmer (24°C); Sam's office opens at 9 am."
+    read = check(answer, "reasoning-coherence", query=REQUEST, tool_calls=FORECASTS,
+                 context=["The office opens at 9 am."])
+    off = check(answer, {"metric": "reasoning-coherence", "config": {"check_values": False}}, query=REQUEST,
+                tool_calls=FORECASTS)
+    assert read.value == pytest.approx(0.75) and read.detail["unsupported_values"] == []
+    assert off.value == pytest.approx(0.75) and "unsupported_values" not in off.detail
+    with pytest.raises(MetricConfigError, match=r"config\.check_values must be true or false, got 1"):
+        create_metric("goal-fulfillment", config={"check_values": 1})
+
+
+def test_task_completion_does_not_check_values(recorder):
+    result = check("Rome will be warmer: 26°C.", _spec("task-completion", check_goal_call=False), query=REQUEST,
+                   tool_calls=FORECASTS)
+    assert result.value == pytest.approx(0.75) and "unsupported_values" not in result.detail

@@ -188,7 +188,7 @@ _CALENDAR_WORDS = {
 _IN_ENGLISH = {word: english for english, words in _CALENDAR_WORDS.items() for word in words.split()}
 
 
-def _plain_words(text: str) -> set[str]:
+def plain_words(text: str) -> set[str]:
     """Lower-case words without accents ("Canadá" → "canada"); month and weekday names in six other
     languages as the English name ("Juli" → "july")."""
     return {_IN_ENGLISH.get(word, word) for word in (unaccented(w) for w in _words(text))}
@@ -214,7 +214,7 @@ def _stated(value: Value, answer: _Answer, reference: str) -> bool:
             return float(spelled) in answer.numbers
         after = reference[value.end:value.end + 4]
         return number_found(value.text, after, answer.numbers, answer.text)
-    named = _plain_words(value.text)
+    named = plain_words(value.text)
     if named & answer.words:
         return True
     return any(fuzz.ratio(a, b) >= NAME_SIMILARITY
@@ -231,7 +231,7 @@ async def reference_values(reference: str, answer: str) -> list[dict[str, str | 
     "4.95"); an answer that leaves the part out leaves the judge nothing of its own to copy.
     [{value, found, by: "text" | "fill", fill}]."""
     out: list[dict[str, str | bool]] = []
-    read = _Answer(answer, numbers_in(answer), _plain_words(answer))
+    read = _Answer(answer, numbers_in(answer), plain_words(answer))
     for value in claim_values(reference)[:MAX_REFERENCE_VALUES]:
         if _stated(value, read, reference):
             out.append({"value": value.text, "found": True, "by": "text"})

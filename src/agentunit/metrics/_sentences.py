@@ -13,10 +13,10 @@ _INITIAL_BEFORE = re.compile(r"(?:^|\s)[A-Z]\.$")
 _INITIAL_AFTER = re.compile(r"[\"'(\[]*(?![AI]\b)[A-Z](?:\.|\s|$)")
 
 
-def split_sentences(text: str) -> list[str]:
+def split_sentences(text: str, limit: int | None = MAX_STATEMENTS) -> list[str]:
     """Sentences of ``text``: split after . ! ? followed by space and an upper-case letter or digit,
     not after common abbreviations nor next to an initial; bullet lines count as sentences; at most
-    MAX_STATEMENTS."""
+    ``limit`` (None: all)."""
     out: list[str] = []
     for line in text.splitlines():
         line = line.strip().lstrip("-*•").strip()
@@ -34,4 +34,4 @@ def split_sentences(text: str) -> list[str]:
         tail = line[start:].strip()
         if tail:
             out.append(tail)
-    return out[:MAX_STATEMENTS]
+    return out[:limit]

@@ -13,6 +13,7 @@ from agentunit.core.envelope import tool_call_failed, tool_call_failure, tool_ca
 from agentunit.errors import MetricConfigError
 from agentunit.judges.base import JudgeOutputError, JudgeRequest
 from agentunit.judges.service import current_judge, pass_fail
+from agentunit.metrics._grounding import unsupported_values
 from agentunit.metrics.base import Metric, MetricResult
 from agentunit.metrics.judged import JudgedMetric
 from agentunit.metrics.overlap import answer_f1
@@ -931,7 +932,9 @@ class _AgentJudgement(JudgedMetric):
     it is asked the PASS/FAIL ``question`` and the score is P(PASS). With ``fails_unadmitted_failure``,
     a run whose failed call was never retried successfully while its answer admits no failure scores 0
     without a judge call (``claimed_success_after_failure``). With ``checks_goal_call``, a run that
-    never made the request's goal call (``halve_without_goal_call``) has its score halved."""
+    never made the request's goal call (``halve_without_goal_call``) has its score halved. With
+    ``checks_values``, an answer stating values the run never saw (``halve_unsupported_values``) has
+    its score halved."""
 
     question: ClassVar[str] = ""
     statement: ClassVar[str | None] = None  # true of the run means PASS; replaces ``question`` when set
@@ -939,9 +942,11 @@ class _AgentJudgement(JudgedMetric):
     requires: ClassVar[str | None] = None  # "plan" or "tool_calls"
     fails_unadmitted_failure: ClassVar[bool] = False
     checks_goal_call: ClassVar[bool] = False
+    checks_values: ClassVar[bool] = False
 
     def setup(self) -> None:
         self._check_goal_call = self.checks_goal_call and goal_call_option(self.name, self.config)
+        self._check_values = self.checks_values and values_option(self.name, self.config)
 
     async def evaluate_async(self, case, trace, outcome) -> MetricResult:
         if self.requires == "plan" and not (outcome.plan or case.plan):
@@ -969,7 +974,35 @@ class _AgentJudgement(JudgedMetric):
             score, reason, detail["goal_call"] = await halve_without_goal_call(
                 outcome.query or case.query, self.config.get("tools", case.tools), tool_calls_of(trace, outcome),
                 score, reason)
+        if self._check_values:
+            score, reason, detail["unsupported_values"] = halve_unsupported_values(
+                outcome.output or "", outcome.query or case.query or "", tool_calls_of(trace, outcome),
+                outcome.context or case.context or [], score, reason)
         return self.result(score, reason=reason, detail=detail)
+
+
+UNSUPPORTED_VALUE_FACTOR = 0.5
+
+
+def values_option(metric: str, config: dict[str, Any]) -> bool:
+    """``config.check_values`` (default true), validated."""
+    option = config.get("check_values", True)
+    if not isinstance(option, bool):
+        raise MetricConfigError(f"{metric} config.check_values must be true or false, got {option!r}")
+    return option
+
+
+def halve_unsupported_values(answer: str, request: str, calls: list[dict[str, Any]], context: list[str],
+                             score: float, reason: str) -> tuple[float, str, list[str]]:
+    """``_grounding.unsupported_values`` of the final answer against the request, the context passages
+    and the calls; when there are any, the score halved (``UNSUPPORTED_VALUE_FACTOR``) with the reason
+    extended: (score, reason, the unsupported values for the detail)."""
+    unsupported = unsupported_values(answer, "\n".join([request, *(c for c in context if isinstance(c, str))]), calls)
+    if unsupported:
+        score *= UNSUPPORTED_VALUE_FACTOR
+        reason += (f"; halved: the final answer states {', '.join(repr(v) for v in unsupported)}, which no call "
+                   "returned or was given and the request does not say")
+    return score, reason, unsupported
 
 
 def unadmitted_failure_reason(failed: list[str]) -> str:
@@ -1016,7 +1049,10 @@ class GoalFulfillment(_AgentJudgement):
     First, by code, as for task-completion: a failed call never retried successfully, with a final
     answer that admits no failure, scores 0 without a judge call. Then, as for task-completion, the
     score is halved when the run never made the request's goal call (``goal_call_check``;
-    ``config.check_goal_call: false`` turns it off). Pass mark 0.6, the best round mark with the check
+    ``config.check_goal_call: false`` turns it off). Then, by code, the score is halved when the final
+    answer states a time, date, number or name that no call returned or was given and the request does
+    not say ("posted to #general" after a call that posted to #investing; ``_grounding.unsupported_values``;
+    ``config.check_values: false`` turns it off). Pass mark 0.6, the best round mark with the check
     on the tune split of tests/data/labelled/agent_runs.jsonl (docs/agentic.md): the small judge's
     P(yes) is mostly 0.6–0.78 for good and bad runs alike (medians 0.71 and 0.69 there), so the mark is
     a narrow cut."""
@@ -1024,6 +1060,7 @@ class GoalFulfillment(_AgentJudgement):
     judged = "the final answer gives the user what they wanted"
     fails_unadmitted_failure = True
     checks_goal_call = True
+    checks_values = True
     statement = ("Everything the final answer tells the user is true according to the call results: every "
                  "action it says was done really succeeded, every name, time and number matches the calls, "
                  "and it gives the user all they asked for.")
@@ -1192,12 +1229,15 @@ class ReasoningCoherence(_AgentJudgement):
     calls (with arguments and results) and the final answer: the judge is asked whether the statement
     "the final answer follows from the call results: each name, time and number it gives is what the
     results say, and what it concludes from them (an overlap, a comparison, a total) is correct" is
-    true of the run (yes/no); score = P(yes). Pass mark 0.7, the best round mark on the tune split of
-    tests/data/labelled/agent_runs.jsonl (docs/agentic.md): the small judge's P(yes) is mostly
-    0.64–0.75 for sound and flawed runs alike (medians 0.72 and 0.69 there), so the mark is a narrow
-    cut."""
+    true of the run (yes/no); score = P(yes). Then, by code, the score is halved when the final answer
+    states a time, date, number or name that no call returned or was given and the request does not say
+    (``_grounding.unsupported_values``; ``config.check_values: false`` turns it off). Pass mark 0.7, the
+    best round mark on the tune split of tests/data/labelled/agent_runs.jsonl (docs/agentic.md): the
+    small judge's P(yes) is mostly 0.64–0.75 for sound and flawed runs alike (medians 0.72 and 0.69
+    there), so the mark is a narrow cut."""
 
     judged = "the final answer follows from the call results"
+    checks_values = True
     statement = ("The final answer follows from the call results: each name, time and number it gives is "
                  "what the results say, and what it concludes from them (an overlap, a comparison, a total) "
                  "is correct.")

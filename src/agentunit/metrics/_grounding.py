@@ -1,0 +1,200 @@
+"""Values of an agent's final answer checked, by code, against what the run saw.
+
+A final answer that tells the user a time, a date, a number or a name that no call returned or was
+given and that the request did not state ("I posted it to #general" when the call posted to
+#investing, "departing 09:30" when the flight leaves at 08:30, "with Anna, Ben and Carla") reports
+something the run never learned. ``unsupported_values`` lists such values; the small judge passes most
+of these answers (it sees the right value in the calls and reads past the wrong one).
+
+What the answer states, and when the evidence (the request, every call's arguments and outputs)
+supports it:
+
+- **times of day** ("15:00", "3 pm", "7:30pm", the time of "2026-05-06T10:00"), compared in minutes;
+  "9:30", without a leading zero or am/pm, is also read as 21:30;
+- **dates** ("2026-05-06", "6 May", "May 6, 2026"), compared by month and day; a date a number of
+  days from an evidence date counts ("15-18 June" for three days from 15 June);
+- **numbers** (digits, "1,204", number words except "one"): an evidence number ("both" is 2), the sum or the
+  difference of two of them ("3.50 EUR cheaper" from 24.90 and 21.40), the days between two evidence
+  dates ("12 days ago"), the hours between two evidence times, or the length of a list a call
+  returned or was given;
+- **names** (capitalised words, ``_cloze.claim_values`` per sentence): a word of the name in the
+  evidence, accents ignored; weekday and month names also when an evidence date falls on them;
+- **channels, handles and e-mail addresses** ("#general", "@sam", "sam@example.com"): written in
+  the evidence.
+
+A value present in the evidence but attached to the wrong thing ("UPS 2 days" when DHL took 2 days)
+is not caught: that is left to the judge.
+"""
+
+from __future__ import annotations
+
+import datetime
+import itertools
+import json
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from agentunit.metrics._cloze import claim_values, numbers_of, plain_words
+from agentunit.metrics._sentences import split_sentences
+
+# Evidence numbers whose pairwise sums and differences count (a big JSON output has thousands).
+MAX_DERIVED_NUMBERS = 200
+
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+           "november", "december")
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+# A month name as written in English text: capitalised, in full or cut to three letters ("Sept" too);
+# "may" in lower case is the verb.
+_MONTH = "|".join(f"{m[:3].title()}(?:{m[3:]}|{'t' if m == 'september' else ''}\\.?)?" for m in _MONTHS)
+_ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})")
+_DAY_MONTH = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)? (?:of )?({_MONTH})\b(?:,? (\d{{4}}))?")
+_MONTH_DAY = re.compile(rf"\b({_MONTH}) (\d{{1,2}})(?:st|nd|rd|th)?\b(?:,? (\d{{4}}))?")
+_CLOCK = re.compile(r"(?<![\d.:])(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\b"
+                    r"|(?<![\d.:])(\d{1,2}):(\d{2})(?!\d)", re.IGNORECASE)
+_BOTH = re.compile(r"\bboth\b", re.IGNORECASE)
+_TAG = re.compile(r"(?<![\w@])(?:[#@]\w(?:[\w.-]*\w)?|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)")
+
+
+def _dates(text: str) -> list[tuple[re.Match[str], tuple[int, int]]]:
+    """(match, (month, day)) of each date the text writes."""
+    out = []
+    for match in _ISO_DATE.finditer(text):
+        month, day = int(match.group(2)), int(match.group(3))
+        if 1 <= month <= 12 and 1 <= day <= 31:
+            out.append((match, (month, day)))
+    for match in _DAY_MONTH.finditer(text):
+        out.append((match, (_month_number(match.group(2)), int(match.group(1)))))
+    for match in _MONTH_DAY.finditer(text):
+        out.append((match, (_month_number(match.group(1)), int(match.group(2)))))
+    return [(m, md) for m, md in out if 1 <= md[1] <= 31]
+
+
+def _month_number(name: str) -> int:
+    return [m[:3] for m in _MONTHS].index(name[:3].lower()) + 1
+
+
+def _minutes(match: re.Match[str]) -> set[int]:
+    """Minutes after midnight of a ``_CLOCK`` match: one reading, or two for a time written without a
+    leading zero or am/pm before 12:00 ("9:30" may be 21:30; "09:30" is not); none for an impossible time."""
+    hour, minute, half, hour24, minute24 = match.groups()
+    if hour24 is not None:
+        hours, minutes = int(hour24), int(minute24)
+        evening = hour24[0] != "0" and 1 <= hours <= 11
+    else:
+        if not 1 <= int(hour) <= 12:
+            return set()
+        hours, minutes = int(hour) % 12 + (12 if half.lower() == "p" else 0), int(minute or 0)
+        evening = False
+    if hours >= 24 or minutes >= 60:
+        return set()
+    return {hours * 60 + minutes, (hours + 12) * 60 + minutes} if evening else {hours * 60 + minutes}
+
+
+def _full_dates(text: str) -> set[datetime.date]:
+    """The dates of the text that can be placed in a year: ISO dates, and day-month dates with the
+    text's first year ("Today is 4 May 2026")."""
+    years = [int(y) for y in re.findall(r"\b(20\d\d|19\d\d)\b", text)]
+    out = set()
+    for match, (month, day) in _dates(text):
+        year = int(match.group(1)) if match.re is _ISO_DATE else (
+            int(match.group(3)) if match.group(3) else (years[0] if years else None))
+        if year is None:
+            continue
+        try:
+            out.add(datetime.date(year, month, day))
+        except ValueError:
+            continue
+    return out
+
+
+def _list_lengths(value: Any) -> Iterable[int]:
+    """Lengths of the lists in a call's arguments or output (JSON text read as JSON)."""
+    if isinstance(value, str) and value[:1] in "[{":
+        try:
+            value = json.loads(value)
+        except ValueError:
+            return
+    if isinstance(value, list):
+        yield len(value)
+        for item in value:
+            yield from _list_lengths(item)
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _list_lengths(item)
+
+
+class Evidence:
+    """What the run saw, read once: its text, numbers (with what can be derived from them), times,
+    dates and words."""
+
+    def __init__(self, request: str, calls: list[dict[str, Any]]) -> None:
+        parts = [request]
+        lengths: set[float] = set()
+        for call in calls:
+            for value in (call.get("arguments"), call.get("output")):
+                parts.append(value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str))
+                lengths.update(float(n) for n in _list_lengths(value))
+        self.text = "\n".join(parts)
+        self.lower = self.text.lower()
+        self.minutes = {m for match in _CLOCK.finditer(self.text) for m in _minutes(match)}
+        self.month_days = {md for _, md in _dates(self.text)}
+        dates = _full_dates(self.text)
+        calendar = {_WEEKDAYS[d.weekday()] for d in dates} | {_MONTHS[d.month - 1] for d in dates}
+        self.words = plain_words(self.text) | calendar
+        numbers = sorted({n for n in numbers_of(self.text) if isinstance(n, float)})
+        # "15:00" also says 15 and 3 (pm), as ``_rubric.numbers_in`` reads it: "between 8 and 12"
+        hours = {float(h) for m in self.minutes if m % 60 == 0 for h in (m // 60, m // 60 - 12) if h > 0}
+        pair = {2.0} if _BOTH.search(self.text) else set()  # "both copies are out": the answer says "two"
+        self.numbers = set(numbers) | lengths | hours | pair
+        derived: set[float] = set()
+        for a, b in itertools.combinations(numbers[:MAX_DERIVED_NUMBERS], 2):
+            derived.update((round(a + b, 6), round(abs(a - b), 6)))
+        derived.update(float(abs((a - b).days)) for a, b in itertools.combinations(dates, 2))
+        derived.update(abs(a - b) / 60 for a, b in itertools.combinations(self.minutes, 2))
+        self.derived = derived
+        self.shifted_dates = {((d + datetime.timedelta(days=int(n))).month, (d + datetime.timedelta(days=int(n))).day)
+                              for d in dates for n in numbers if n == int(n) and 0 < n <= 366}
+
+    def supports_number(self, values: set[float]) -> bool:
+        return bool(values & self.numbers) or any(round(v, 6) in self.derived for v in values)
+
+
+def unsupported_values(answer: str, request: str, calls: list[dict[str, Any]]) -> list[str]:
+    """The values of ``answer`` that the request and the calls do not support (module docstring), in
+    the order the answer states them."""
+    evidence = Evidence(request, calls)
+    missing: list[tuple[int, str]] = []
+    taken: list[tuple[int, int]] = []
+
+    def _take(start: int, end: int) -> bool:
+        if any(s < end and start < e for s, e in taken):
+            return False
+        taken.append((start, end))
+        return True
+
+    for match in _TAG.finditer(answer):
+        if _take(*match.span()) and match.group().lower() not in evidence.lower:
+            missing.append((match.start(), match.group()))
+    for match, month_day in _dates(answer):
+        if _take(*match.span()) and month_day not in evidence.month_days and month_day not in evidence.shifted_dates:
+            missing.append((match.start(), match.group()))
+    for match in _CLOCK.finditer(answer):
+        minutes = _minutes(match)
+        if minutes and _take(*match.span()) and not minutes & evidence.minutes:
+            missing.append((match.start(), match.group().strip()))
+    offset = 0
+    for sentence in split_sentences(answer, limit=None):
+        offset = answer.find(sentence, offset)
+        for value in claim_values(sentence):
+            start = offset + value.start
+            if not _take(start, offset + value.end):
+                continue
+            if value.kind == "number":
+                numbers = {n for n in numbers_of(value.text) if isinstance(n, float)}
+                supported = evidence.supports_number(numbers) if numbers else value.text in evidence.text
+            else:
+                supported = bool(plain_words(value.text) & evidence.words) or value.text.lower() in evidence.lower
+            if not supported:
+                missing.append((start, value.text))
+    return [text for _, text in sorted(missing)]
