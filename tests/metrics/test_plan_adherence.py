@@ -130,3 +130,14 @@ def test_the_step_by_step_reading_stands_when_it_scores_higher_or_the_whole_read
             "skipped": "the judge's reading of the plan was empty or not the requested JSON"}
     with pytest.raises(MetricConfigError, match=r"config\.read_whole_plan must be true or false, got 1"):
         create_metric("plan-adherence", config={"read_whole_plan": 1})
+
+
+def test_tools_listed_in_the_config_count_as_the_case_s_tools(step_judge):
+    for tools in (["send_email"], [{"type": "function", "function": {"name": "send_email"}}]):
+        missing = check("x", {"metric": "plan-adherence", "config": {"tools": tools}}, plan=["call send_email"],
+                        tool_calls=calls("search"))
+        assert missing.value == 0.0 and missing.detail["steps"][0]["method"] == "tool not called in order"
+    with scripted_judge(_reads_plan_as('{"calls": ["get_free_slots", "get_free_slots", "create_event"]}')):
+        read = check("Booked.", {"metric": "plan-adherence", "config": {"tools": SLOT_TOOLS}}, plan=REWORDED,
+                     tool_calls=calls("get_free_slots", "get_free_slots", "create_event"))
+    assert read.value == pytest.approx(1.0) and read.detail["whole_plan"]["score"] == pytest.approx(1.0)

@@ -281,15 +281,8 @@ def _loops(names: list[str]) -> list[dict[str, Any]]:
 
 
 def _available_tool_names(tools: Any) -> set[str]:
-    names = set()
-    for tool in tools or []:
-        if isinstance(tool, str):
-            names.add(tool)
-        elif isinstance(tool, dict):
-            function = tool.get("function") if isinstance(tool.get("function"), dict) else tool
-            if isinstance(function.get("name"), str):
-                names.add(function["name"])
-    return names
+    """Names of the available tools: tool schemas (``_tool_specs``) and plain names."""
+    return set(_tool_specs(tools)) | {tool for tool in tools or [] if isinstance(tool, str)}
 
 
 @register("plan-adherence", family="agentic", needs=("output",), threshold=0.7, model="judge",
@@ -300,9 +293,9 @@ class PlanAdherence(JudgedMetric):
     Algorithm: the executed steps are the trace's tool and agent calls in order. A plan step that
     names an executed tool or agent (all the name's words appear in the step, or ``{tool: name}``) is
     aligned deterministically — an order-preserving alignment (longest common subsequence), so a
-    step done out of order does not count. A step naming an available tool (the case's ``tools``)
-    that was never called fails without a judge call. Only the remaining steps, which name nothing
-    the trace can settle, go to the judge (one PASS/FAIL decision each, given the executed steps).
+    step done out of order does not count. A step naming an available tool (the case's ``tools`` or
+    ``config.tools``) that was never called fails without a judge call. Only the remaining steps,
+    which name nothing the trace can settle, go to the judge (one PASS/FAIL decision each, given the executed steps).
     Score = (aligned steps + Σ P(PASS) of judged steps) / steps. No plan → not measured.
 
     When the order between tool calls and agent calls is unknown (separate arrays without
@@ -312,9 +305,10 @@ class PlanAdherence(JudgedMetric):
     (the agent steps on a tie) is reported "order unknown" and left out of the score; the larger
     group stands, since its steps are in order whatever the interleaving.
 
-    When steps went to the judge and the case lists its ``tools``, the plan is also read as a whole
-    (``config.read_whole_plan``, default true): the judge turns the whole plan into the tool calls it
-    makes (JSON constrained to the tools' names, one generation), and that reading scores
+    When steps went to the judge and the tools are listed (the case's or ``config.tools``), the plan
+    is also read as a whole (``config.read_whole_plan``, default true): the judge turns the whole plan
+    into the tool calls it makes (JSON constrained to the tools' names, one generation), and that
+    reading scores
     LCS(plan calls, tool calls made) / the longer of the two — in order, nothing skipped, nothing
     added. The score is the higher of the two readings: step by step, the small judge fails steps
     written in other words ("Check when Anna is available tomorrow"); read whole, it sometimes adds a
@@ -341,7 +335,8 @@ class PlanAdherence(JudgedMetric):
             aligned, unknown = {i: executed[j] for i, j in _align(plan, executed).items()}, set()
         else:
             aligned, unknown = _align_without_order(plan, tools, agents)
-        available = _available_tool_names(case.tools)
+        tool_list = self.config.get("tools", case.tools)
+        available = _available_tool_names(tool_list)
         steps = []
         credit = 0.0
         for index, step in enumerate(plan):
@@ -363,7 +358,7 @@ class PlanAdherence(JudgedMetric):
         judged = sum(1 for s in steps if s["method"] == "judge")
         reason = f"{credit:.2f}/{counted} plan steps followed" + (f" ({judged} judged)" if judged else "")
         detail = {"steps": steps, "executed": executed, "judge_calls": judged}
-        specs = _tool_specs(case.tools)
+        specs = _tool_specs(tool_list)
         if judged and specs and self._read_whole_plan:
             read = await _whole_plan_reading(outcome.query or case.query, plan, specs, tools)
             detail["whole_plan"] = read
