@@ -38,8 +38,9 @@ from typing import Any
 from agentunit.metrics._cloze import claim_values, numbers_of, plain_words
 from agentunit.metrics._sentences import split_sentences
 
-# Evidence numbers whose pairwise sums and differences count (a big JSON output has thousands).
-MAX_DERIVED_NUMBERS = 200
+# Evidence numbers, dates and times whose pairwise sums and differences count: the smallest numbers,
+# the earliest dates and times (a big JSON output has thousands).
+MAX_DERIVED_VALUES = 100
 
 _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
            "november", "december")
@@ -142,19 +143,21 @@ class Evidence:
         dates = _full_dates(self.text)
         calendar = {_WEEKDAYS[d.weekday()] for d in dates} | {_MONTHS[d.month - 1] for d in dates}
         self.words = plain_words(self.text) | calendar
-        numbers = sorted({n for n in numbers_of(self.text) if isinstance(n, float)})
+        numbers = sorted(n for n in numbers_of(self.text) if isinstance(n, float))
         # "15:00" also says 15 and 3 (pm), as ``_rubric.numbers_in`` reads it: "between 8 and 12"
         hours = {float(h) for m in self.minutes if m % 60 == 0 for h in (m // 60, m // 60 - 12) if h > 0}
         pair = {2.0} if _BOTH.search(self.text) else set()  # "both copies are out": the answer says "two"
         self.numbers = set(numbers) | lengths | hours | pair
+        some_numbers, some_dates = numbers[:MAX_DERIVED_VALUES], sorted(dates)[:MAX_DERIVED_VALUES]
         derived: set[float] = set()
-        for a, b in itertools.combinations(numbers[:MAX_DERIVED_NUMBERS], 2):
+        for a, b in itertools.combinations(some_numbers, 2):
             derived.update((round(a + b, 6), round(abs(a - b), 6)))
-        derived.update(float(abs((a - b).days)) for a, b in itertools.combinations(dates, 2))
-        derived.update(abs(a - b) / 60 for a, b in itertools.combinations(self.minutes, 2))
+        derived.update(float(abs((a - b).days)) for a, b in itertools.combinations(some_dates, 2))
+        derived.update(abs(a - b) / 60 for a, b in itertools.combinations(sorted(self.minutes)[:MAX_DERIVED_VALUES], 2))
         self.derived = derived
-        self.shifted_dates = {((d + datetime.timedelta(days=int(n))).month, (d + datetime.timedelta(days=int(n))).day)
-                              for d in dates for n in numbers if n == int(n) and 0 < n <= 366}
+        spans = [int(n) for n in some_numbers if n == int(n) and 0 < n <= 366]
+        later = (d + datetime.timedelta(days=n) for d in some_dates for n in spans)
+        self.shifted_dates = {(d.month, d.day) for d in later}
 
     def supports_number(self, values: set[float]) -> bool:
         return bool(values & self.numbers) or any(round(v, 6) in self.derived for v in values)
@@ -185,7 +188,8 @@ def unsupported_values(answer: str, request: str, calls: list[dict[str, Any]]) -
             missing.append((match.start(), match.group().strip()))
     offset = 0
     for sentence in split_sentences(answer, limit=None):
-        offset = answer.find(sentence, offset)
+        found = answer.find(sentence, offset)
+        offset = found if found >= 0 else offset
         for value in claim_values(sentence):
             start = offset + value.start
             if not _take(start, offset + value.end):
