@@ -236,8 +236,8 @@ def test_an_answer_stating_a_value_no_call_gave_is_halved(recorder, name, mark):
     wrong = check("Rome will be warmer: 26°C against 18°C in Paris; I told Sam at 9 am.",
                   _spec(name, check_goal_call=False), query=REQUEST, tool_calls=FORECASTS)
     assert right.value == pytest.approx(0.75) and right.detail["unsupported_values"] == []
-    assert right.passed is True
-    assert wrong.value == pytest.approx(0.375) and wrong.passed is False
+    assert wrong.value == pytest.approx(0.375)
+    assert right.passed is True and wrong.passed is False and wrong.value < mark <= right.value
     assert wrong.detail["unsupported_values"] == ["26", "9 am"]
     assert "halved: the final answer states '26', '9 am', which no call returned" in wrong.reason
 
@@ -258,3 +258,16 @@ def test_task_completion_does_not_check_values(recorder):
     result = check("Rome will be warmer: 26°C.", _spec("task-completion", check_goal_call=False), query=REQUEST,
                    tool_calls=FORECASTS)
     assert result.value == pytest.approx(0.75) and "unsupported_values" not in result.detail
+
+
+def test_the_values_check_and_the_goal_call_halve_together_and_agent_calls_are_evidence():
+    made = [*FORECASTS, {"name": "search_web", "arguments": {"query": "x"}, "output": "nothing"}]
+    with scripted_judge(_plans_then_passes(GOAL_PLAN)):
+        both = check("Rome will be warmer: 26°C.", "goal-fulfillment", query=REQUEST, tools=TOOLS, tool_calls=made)
+    assert both.value == pytest.approx(0.75 / 4)
+    assert both.detail["goal_call"]["made"] is False and both.detail["unsupported_values"] == ["26"]
+    reply = {"output": "Rome will be warmer: 24°C, and the writer signed it Dana.",
+             "trusys": {"tool_calls": FORECASTS, "agent_calls": [{"name": "writer", "output": "Signed, Dana"}]}}
+    with scripted_judge(lambda request: pass_with(0.75)):
+        signed = check(reply, "reasoning-coherence", query=REQUEST)
+    assert signed.value == pytest.approx(0.75) and signed.detail["unsupported_values"] == []

@@ -75,11 +75,12 @@ def test_capitalised_sentence_openers_and_lower_case_may_are_not_values():
     assert unsupported_values(answer, "What time is it in New York?", calls) == ["5"]
 
 
-def test_hours_between_two_evidence_times_are_supported():
-    calls = [{"name": "get_time", "arguments": {"city": "Tokyo"}, "output": "22:00"},
+def test_hours_and_minutes_between_two_evidence_times_are_supported():
+    calls = [{"name": "get_time", "arguments": {"city": "Tokyo"}, "output": "22:30"},
              {"name": "get_time", "arguments": {"city": "New York"}, "output": "09:00"}]
-    assert unsupported_values("Tokyo is 13 hours ahead.", "How far apart are they?", calls) == []
-    assert unsupported_values("Tokyo is 14 hours ahead.", "How far apart are they?", calls) == ["14"]
+    assert unsupported_values("Tokyo is 13.5 hours ahead.", "How far apart are they?", calls) == []
+    assert unsupported_values("That is 810 minutes.", "How far apart are they?", calls) == []
+    assert unsupported_values("Tokyo is 14.5 hours ahead.", "How far apart are they?", calls) == ["14.5"]
 
 
 def test_an_empty_answer_has_nothing_unsupported():
@@ -98,3 +99,33 @@ def test_a_time_without_a_leading_zero_may_be_evening_and_both_is_two():
     assert unsupported_values("Luigi's can't seat you before 9:30; Central's two copies are out.", request, calls) == []
     assert unsupported_values("Luigi's can't seat you before 09:30.", request, calls) == ["09:30"]
     assert unsupported_values("Central's three copies are out.", request, calls) == ["three"]
+
+
+def test_every_field_of_a_call_is_evidence_and_json_is_read_as_json():
+    calls = [{"name": "book", "input": {"time": "16:00", "with": "Ben"}},
+             {"name": "find_slot", "error": "busy; next free slot 17:00"},
+             {"type": "function", "function": {"name": "notify", "arguments": '{"channel": "ops"}'}},
+             {"name": "report", "arguments": {}, "output": {"text": "Total:\n42 items", "rows": [[1, 2], [3]]}},
+             {"name": "writer", "input": "draft", "output": "Draft sent to Dana."}]
+    answer = "Booked 16:00 with Ben (17:00 was the next slot), told #ops and Dana: 42 items in 2 rows."
+    assert unsupported_values(answer, "Book it.", calls) == []
+
+
+def test_odd_call_outputs_do_not_break_the_check():
+    deep = "[" * 5000 + "]" * 5000
+    calls = [{"name": "x", "arguments": {"nights": 3}, "output": {"valid_until": "9999-12-31", "raw": deep}},
+             {"name": "y", "arguments": None, "output": None}]
+    assert unsupported_values("Booked for 3 nights.", "Book it.", calls) == []
+
+
+def test_list_markers_labels_and_tags_without_their_sign():
+    calls = [{"name": "post", "arguments": {"channel": "general", "order": "8841"}, "output": "posted at 14:00"}]
+    answer = "## Summary\n1. Start Time: 14:00\n2. Posted to #general about Order #8841."
+    assert unsupported_values(answer, "Post it.", calls) == []
+
+
+def test_day_month_dates_take_the_year_of_a_full_date():
+    calls = [{"name": "get_slots", "arguments": {}, "output": "next slot 12 May"}]
+    request = "Budget 2000 EUR. Today is 4 May 2026. Book a slot."
+    assert unsupported_values("I booked Tuesday 12 May.", request, calls) == []
+    assert unsupported_values("I booked Wednesday 12 May.", request, calls) == ["Wednesday"]

@@ -11,16 +11,20 @@ supports it:
 
 - **times of day** ("15:00", "3 pm", "7:30pm", the time of "2026-05-06T10:00"), compared in minutes;
   "9:30", without a leading zero or am/pm, is also read as 21:30;
-- **dates** ("2026-05-06", "6 May", "May 6, 2026"), compared by month and day; a date a number of
-  days from an evidence date counts ("15-18 June" for three days from 15 June);
+- **dates** ("2026-05-06", "6 May", "May 6, 2026"), compared by month and day; a date some days
+  after an evidence date counts ("15-18 June" for three days from 15 June);
 - **numbers** (digits, "1,204", number words except "one"): an evidence number ("both" is 2), the sum or the
   difference of two of them ("3.50 EUR cheaper" from 24.90 and 21.40), the days between two evidence
-  dates ("12 days ago"), the hours between two evidence times, or the length of a list a call
-  returned or was given;
+  dates ("12 days ago"), the hours or minutes between two evidence times, or the length of a list a
+  call returned or was given;
 - **names** (capitalised words, ``_cloze.claim_values`` per sentence): a word of the name in the
   evidence, accents ignored; weekday and month names also when an evidence date falls on them;
 - **channels, handles and e-mail addresses** ("#general", "@sam", "sam@example.com"): written in
-  the evidence.
+  the evidence, with or without the sign.
+
+The evidence is every key and value of every call (arguments however they are spelled, outputs,
+errors, agent replies), JSON text read as JSON. List markers ("1.", "## ") and labels ("Start Time:")
+are not values.
 
 A value present in the evidence but attached to the wrong thing ("UPS 2 days" when DHL took 2 days)
 is not caught: that is left to the judge.
@@ -53,6 +57,7 @@ _DAY_MONTH = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)? (?:of )?({_MONTH})\b(?:
 _MONTH_DAY = re.compile(rf"\b({_MONTH}) (\d{{1,2}})(?:st|nd|rd|th)?\b(?:,? (\d{{4}}))?")
 _CLOCK = re.compile(r"(?<![\d.:])(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\b"
                     r"|(?<![\d.:])(\d{1,2}):(\d{2})(?!\d)", re.IGNORECASE)
+_LIST_MARKER = re.compile(r"\s*(?:#+\s+|\d{1,2}[.)](?:\s+|$))")
 _BOTH = re.compile(r"\bboth\b", re.IGNORECASE)
 _TAG = re.compile(r"(?<![\w@])(?:[#@]\w(?:[\w.-]*\w)?|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)")
 
@@ -93,9 +98,11 @@ def _minutes(match: re.Match[str]) -> set[int]:
 
 
 def _full_dates(text: str) -> set[datetime.date]:
-    """The dates of the text that can be placed in a year: ISO dates, and day-month dates with the
-    text's first year ("Today is 4 May 2026")."""
-    years = [int(y) for y in re.findall(r"\b(20\d\d|19\d\d)\b", text)]
+    """The dates of the text that can be placed in a year: ISO dates, and day-month dates with the year
+    of the text's first full date ("Today is 4 May 2026"), else its first year-like number."""
+    dated = [int(m.group(1) if m.re is _ISO_DATE else m.group(3)) for m, _ in _dates(text)
+             if m.re is _ISO_DATE or m.group(3)]
+    years = dated or [int(y) for y in re.findall(r"\b(20\d\d|19\d\d)\b", text)]
     out = set()
     for match, (month, day) in _dates(text):
         year = int(match.group(1)) if match.re is _ISO_DATE else (
@@ -109,20 +116,41 @@ def _full_dates(text: str) -> set[datetime.date]:
     return out
 
 
-def _list_lengths(value: Any) -> Iterable[int]:
-    """Lengths of the lists in a call's arguments or output (JSON text read as JSON)."""
-    if isinstance(value, str) and value[:1] in "[{":
-        try:
-            value = json.loads(value)
-        except ValueError:
-            return
-    if isinstance(value, list):
-        yield len(value)
-        for item in value:
-            yield from _list_lengths(item)
+MAX_DEPTH = 20  # nesting read in a call's JSON; deeper parts are left out
+
+
+def _leaves(value: Any, lengths: set[float], depth: int = 0) -> Iterable[str]:
+    """The text of every key and value in a call (JSON text read as JSON, so an escaped newline is a
+    newline), recording the length of each list in ``lengths``."""
+    if depth > MAX_DEPTH:
+        return
+    if isinstance(value, str):
+        if value[:1] in "[{":
+            try:
+                parsed = json.loads(value)
+            except (ValueError, RecursionError):
+                parsed = None
+            if isinstance(parsed, (list, dict)):
+                yield from _leaves(parsed, lengths, depth + 1)
+                return
+        yield value
     elif isinstance(value, dict):
-        for item in value.values():
-            yield from _list_lengths(item)
+        for key, item in value.items():
+            yield str(key)  # "order": "8841" backs "Order #8841"
+            yield from _leaves(item, lengths, depth + 1)
+    elif isinstance(value, (list, tuple)):
+        lengths.add(float(len(value)))
+        for item in value:
+            yield from _leaves(item, lengths, depth + 1)
+    elif value is not None:
+        yield str(value)
+
+
+def _days_after(date: datetime.date, days: int) -> datetime.date | None:
+    try:
+        return date + datetime.timedelta(days=days)
+    except OverflowError:  # "valid until 9999-12-31"
+        return None
 
 
 class Evidence:
@@ -130,12 +158,10 @@ class Evidence:
     dates and words."""
 
     def __init__(self, request: str, calls: list[dict[str, Any]]) -> None:
-        parts = [request]
         lengths: set[float] = set()
-        for call in calls:
-            for value in (call.get("arguments"), call.get("output")):
-                parts.append(value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str))
-                lengths.update(float(n) for n in _list_lengths(value))
+        # every field of a call counts: arguments however they are spelled (input, args, function),
+        # output, error, an agent's reply
+        parts = [request, *(leaf for call in calls for leaf in _leaves(call, lengths))]
         self.text = "\n".join(parts)
         self.lower = self.text.lower()
         self.minutes = {m for match in _CLOCK.finditer(self.text) for m in _minutes(match)}
@@ -153,13 +179,14 @@ class Evidence:
         for a, b in itertools.combinations(some_numbers, 2):
             derived.update((round(a + b, 6), round(abs(a - b), 6)))
         derived.update(float(abs((a - b).days)) for a, b in itertools.combinations(some_dates, 2))
-        derived.update(abs(a - b) / 60 for a, b in itertools.combinations(sorted(self.minutes)[:MAX_DERIVED_VALUES], 2))
+        for a, b in itertools.combinations(sorted(self.minutes)[:MAX_DERIVED_VALUES], 2):
+            derived.update((abs(a - b) / 60, float(abs(a - b))))  # "13 hours apart", "free for 90 minutes"
         self.derived = derived
         spans = [int(n) for n in some_numbers if n == int(n) and 0 < n <= 366]
-        later = (d + datetime.timedelta(days=n) for d in some_dates for n in spans)
-        self.shifted_dates = {(d.month, d.day) for d in later}
+        self.shifted_dates = {(d.month, d.day) for d in (_days_after(d, n) for d in some_dates for n in spans) if d}
 
     def supports_number(self, values: set[float]) -> bool:
+        """One reading of the number is an evidence number or derived from them."""
         return bool(values & self.numbers) or any(round(v, 6) in self.derived for v in values)
 
 
@@ -177,7 +204,8 @@ def unsupported_values(answer: str, request: str, calls: list[dict[str, Any]]) -
         return True
 
     for match in _TAG.finditer(answer):
-        if _take(*match.span()) and match.group().lower() not in evidence.lower:
+        tag = match.group().lower()
+        if _take(*match.span()) and tag not in evidence.lower and tag.lstrip("#@") not in evidence.lower:
             missing.append((match.start(), match.group()))
     for match, month_day in _dates(answer):
         if _take(*match.span()) and month_day not in evidence.month_days and month_day not in evidence.shifted_dates:
@@ -189,11 +217,17 @@ def unsupported_values(answer: str, request: str, calls: list[dict[str, Any]]) -
     offset = 0
     for sentence in split_sentences(answer, limit=None):
         found = answer.find(sentence, offset)
-        offset = found if found >= 0 else offset
-        for value in claim_values(sentence):
-            start = offset + value.start
-            if not _take(start, offset + value.end):
+        if found < 0:
+            continue
+        marker = _LIST_MARKER.match(sentence)  # "1. ", "2) ", "## ": not values
+        start_of = found + (marker.end() if marker else 0)
+        offset = found + len(sentence)
+        for value in claim_values(answer[start_of:offset]):
+            start = start_of + value.start
+            if not _take(start, start_of + value.end):
                 continue
+            if value.kind == "name" and answer[start_of + value.end:start_of + value.end + 1] == ":":
+                continue  # a label ("Start Time: 14:00"), not a name
             if value.kind == "number":
                 numbers = {n for n in numbers_of(value.text) if isinstance(n, float)}
                 supported = evidence.supports_number(numbers) if numbers else value.text in evidence.text

@@ -970,8 +970,10 @@ class _AgentJudgement(JudgedMetric):
                 outcome.query or case.query, self.config.get("tools", case.tools), tool_calls_of(trace, outcome),
                 score, reason)
         if self._check_values:
+            calls = [*tool_calls_of(trace, outcome),
+                     *(outcome.agent_calls or [e.payload for e in trace.of_type("agent_call")])]
             score, reason, detail["unsupported_values"] = halve_unsupported_values(
-                outcome.output or "", outcome.query or case.query or "", tool_calls_of(trace, outcome),
+                outcome.output or "", outcome.query or case.query or "", calls,
                 outcome.context or case.context or [], score, reason)
         return self.result(score, reason=reason, detail=detail)
 
@@ -990,9 +992,10 @@ def values_option(metric: str, config: dict[str, Any]) -> bool:
 def halve_unsupported_values(answer: str, request: str, calls: list[dict[str, Any]], context: list[str],
                              score: float, reason: str) -> tuple[float, str, list[str]]:
     """``_grounding.unsupported_values`` of the final answer against the request, the context passages
-    and the calls; when there are any, the score halved (``UNSUPPORTED_VALUE_FACTOR``) with the reason
-    extended: (score, reason, the unsupported values for the detail)."""
-    unsupported = unsupported_values(answer, "\n".join([request, *(c for c in context if isinstance(c, str))]), calls)
+    and the calls (tool and agent calls); when there are any, the score halved
+    (``UNSUPPORTED_VALUE_FACTOR``) with the reason extended: (score, reason, the unsupported values)."""
+    passages = [c for c in context if isinstance(c, str)]
+    unsupported = unsupported_values(answer, "\n".join([request, *passages]), calls)
     if unsupported:
         score *= UNSUPPORTED_VALUE_FACTOR
         reason += (f"; halved: the final answer states {', '.join(repr(v) for v in unsupported)}, which no call "
@@ -1045,12 +1048,13 @@ class GoalFulfillment(_AgentJudgement):
     answer that admits no failure, scores 0 without a judge call. Then, as for task-completion, the
     score is halved when the run never made the request's goal call (``goal_call_check``;
     ``config.check_goal_call: false`` turns it off). Then, by code, the score is halved when the final
-    answer states a time, date, number or name that no call returned or was given and the request does
-    not say ("posted to #general" after a call that posted to #investing; ``_grounding.unsupported_values``;
-    ``config.check_values: false`` turns it off). Pass mark 0.6, the best round mark with the check
-    on the tune split of tests/data/labelled/agent_runs.jsonl (docs/agentic.md): the small judge's
-    P(yes) is mostly 0.6–0.78 for good and bad runs alike (medians 0.71 and 0.69 there), so the mark is
-    a narrow cut."""
+    answer states a time, date, number, name, channel or address that no call returned or was given
+    and neither the request nor the context says ("posted to #general" after a call that posted to
+    #investing; ``_grounding.unsupported_values``; ``config.check_values: false`` turns it off).
+    Pass mark 0.6, the best round mark with the goal call checked on the tune split of
+    tests/data/labelled/agent_runs.jsonl (docs/agentic.md), unchanged by the values check: the small
+    judge's P(yes) is mostly 0.6–0.78 for good and bad runs alike (medians 0.71 and 0.69 there), so the
+    mark is a narrow cut."""
 
     judged = "the final answer gives the user what they wanted"
     fails_unadmitted_failure = True
@@ -1225,8 +1229,9 @@ class ReasoningCoherence(_AgentJudgement):
     "the final answer follows from the call results: each name, time and number it gives is what the
     results say, and what it concludes from them (an overlap, a comparison, a total) is correct" is
     true of the run (yes/no); score = P(yes). Then, by code, the score is halved when the final answer
-    states a time, date, number or name that no call returned or was given and the request does not say
-    (``_grounding.unsupported_values``; ``config.check_values: false`` turns it off). Pass mark 0.7, the
+    states a time, date, number, name, channel or address that no call returned or was given and neither
+    the request nor the context says (``_grounding.unsupported_values``; ``config.check_values: false``
+    turns it off). Pass mark 0.7, the
     best round mark on the tune split of tests/data/labelled/agent_runs.jsonl (docs/agentic.md): the
     small judge's P(yes) is mostly 0.64–0.75 for sound and flawed runs alike (medians 0.72 and 0.69
     there), so the mark is a narrow cut."""
