@@ -317,10 +317,7 @@ class PlanAdherence(JudgedMetric):
     """
 
     def setup(self) -> None:
-        option = self.config.get("read_whole_plan", True)
-        if not isinstance(option, bool):
-            raise MetricConfigError(f"plan-adherence config.read_whole_plan must be true or false, got {option!r}")
-        self._read_whole_plan = option
+        self._read_whole_plan = _switch(self.name, self.config, "read_whole_plan")
 
     async def evaluate_async(self, case, trace, outcome) -> MetricResult:
         plan = outcome.plan if outcome.plan is not None else case.plan
@@ -983,9 +980,14 @@ UNSUPPORTED_VALUE_FACTOR = 0.5
 
 def values_option(metric: str, config: dict[str, Any]) -> bool:
     """``config.check_values`` (default true), validated."""
-    option = config.get("check_values", True)
+    return _switch(metric, config, "check_values")
+
+
+def _switch(metric: str, config: dict[str, Any], key: str) -> bool:
+    """A true/false option of ``config`` that defaults to true."""
+    option = config.get(key, True)
     if not isinstance(option, bool):
-        raise MetricConfigError(f"{metric} config.check_values must be true or false, got {option!r}")
+        raise MetricConfigError(f"{metric} config.{key} must be true or false, got {option!r}")
     return option
 
 
@@ -1118,10 +1120,7 @@ GOAL_CALL_MISSED_FACTOR = 0.5
 
 def goal_call_option(metric: str, config: dict[str, Any]) -> bool:
     """``config.check_goal_call`` (default true), validated."""
-    option = config.get("check_goal_call", True)
-    if not isinstance(option, bool):
-        raise MetricConfigError(f"{metric} config.check_goal_call must be true or false, got {option!r}")
-    return option
+    return _switch(metric, config, "check_goal_call")
 
 
 async def halve_without_goal_call(request: str, tools: Any, calls: list[dict[str, Any]], score: float,
