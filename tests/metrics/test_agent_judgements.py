@@ -271,3 +271,12 @@ def test_the_values_check_and_the_goal_call_halve_together_and_agent_calls_are_e
     with scripted_judge(lambda request: pass_with(0.75)):
         signed = check(reply, "reasoning-coherence", query=REQUEST)
     assert signed.value == pytest.approx(0.75) and signed.detail["unsupported_values"] == []
+
+
+def test_the_transcript_lists_the_tools_of_the_config_or_else_the_case(recorder):
+    listed = {"tools": ["get_weather", "geocode"], "check_goal_call": False}
+    check("It is 18°C and sunny in Paris.", {"metric": "task-completion", "config": listed}, **WEATHER_RUN)
+    assert "Available tools: geocode, get_weather\n" in recorder.requests[-1].messages[-1][1]
+    check("It is 18°C and sunny in Paris.", {"metric": "task-completion", "config": {"check_goal_call": False}},
+          tools=[{"name": "get_weather"}], **WEATHER_RUN)
+    assert "Available tools: get_weather\n" in recorder.requests[-1].messages[-1][1]

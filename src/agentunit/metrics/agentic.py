@@ -868,8 +868,9 @@ async def _judge_rule(rule: str, trace, output: str | None) -> float:
     return decision.probabilities["PASS"]
 
 
-def agent_transcript(case: Any, trace: Any, outcome: Any) -> str:
-    """The run as the judge sees it: request, plan, calls with arguments and outputs, final answer.
+def agent_transcript(case: Any, trace: Any, outcome: Any, tools: Any = None) -> str:
+    """The run as the judge sees it: request, plan, calls with arguments and outputs, the available
+    tools (``tools``, else the case's), final answer.
 
     The calls are one ordered list, or, when the order between tool calls and agent calls was not
     recorded, one list per kind with a note saying so."""
@@ -884,7 +885,7 @@ def agent_transcript(case: Any, trace: Any, outcome: Any) -> str:
         lines.append(f"{heading}:\n" + "\n".join(rendered))
     if len(groups) > 1:
         lines.append(_ORDER_NOTE)
-    available = sorted(_tool_specs(case.tools)) if case.tools else []
+    available = sorted(_available_tool_names(tools if tools is not None else case.tools))
     if available:
         lines.append(f"Available tools: {', '.join(available)}")
     lines.append(f"Final answer: {outcome.output}")
@@ -948,7 +949,7 @@ class _AgentJudgement(JudgedMetric):
         if self.fails_unadmitted_failure and (failed := claimed_success_after_failure(trace, outcome)):
             return self.result(0.0, reason=unadmitted_failure_reason(failed),
                                detail={"method": "code", "unrecovered_failures": failed})
-        transcript = agent_transcript(case, trace, outcome)
+        transcript = agent_transcript(case, trace, outcome, self.config.get("tools"))
         if self.statement:
             question = f"Statement: {self.statement}\nIs the statement true?"
             decision = await current_judge().decide(JudgeRequest((
