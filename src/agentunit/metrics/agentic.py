@@ -295,8 +295,8 @@ class PlanAdherence(JudgedMetric):
     aligned deterministically — an order-preserving alignment (longest common subsequence), so a
     step done out of order does not count. A step naming an available tool (the case's ``tools`` or
     ``config.tools``) that was never called fails without a judge call. Only the remaining steps,
-    which name nothing the trace can settle, go to the judge (one PASS/FAIL decision each, given the executed steps).
-    Score = (aligned steps + Σ P(PASS) of judged steps) / steps. No plan → not measured.
+    which name nothing the trace can settle, go to the judge (one PASS/FAIL decision each, given the
+    executed steps). Score = (aligned steps + Σ P(PASS) of judged steps) / steps. No plan → not measured.
 
     When the order between tool calls and agent calls is unknown (separate arrays without
     ``trusys.events``, ``seq`` or ``timestamp``), steps are aligned with the tool calls' order and,
@@ -308,9 +308,8 @@ class PlanAdherence(JudgedMetric):
     When steps went to the judge and the tools are listed (the case's or ``config.tools``), the plan
     is also read as a whole (``config.read_whole_plan``, default true): the judge turns the whole plan
     into the tool calls it makes (JSON constrained to the tools' names, one generation), and that
-    reading scores
-    LCS(plan calls, tool calls made) / the longer of the two — in order, nothing skipped, nothing
-    added. The score is the higher of the two readings: step by step, the small judge fails steps
+    reading scores LCS(plan calls, tool calls made) / the longer of the two — in order, nothing
+    skipped, nothing added. The score is the higher of the two readings: step by step, the small judge fails steps
     written in other words ("Check when Anna is available tomorrow"); read whole, it sometimes adds a
     call, which one extra call in four costs 0.25. Pass mark 0.7, on the tune split of
     tests/data/labelled/agent_runs.jsonl (docs/agentic.md).
