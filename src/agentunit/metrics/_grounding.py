@@ -195,12 +195,12 @@ def unsupported_values(answer: str, request: str, calls: list[dict[str, Any]]) -
     the order the answer states them."""
     evidence = Evidence(request, calls)
     missing: list[tuple[int, str]] = []
-    taken: list[tuple[int, int]] = []
+    taken = bytearray(len(answer))  # characters already read as part of a value
 
     def _take(start: int, end: int) -> bool:
-        if any(s < end and start < e for s, e in taken):
+        if any(taken[start:end]):
             return False
-        taken.append((start, end))
+        taken[start:end] = b"\x01" * (end - start)
         return True
 
     for match in _TAG.finditer(answer):
