@@ -11,6 +11,7 @@ from agentunit.code.readability import readability
 from agentunit.core.sync import run_blocking
 from agentunit.errors import MetricConfigError
 from agentunit.judges.base import JudgeRequest
+from agentunit.metrics._values import switch
 from agentunit.metrics.base import Metric, MetricResult, keyword_config
 from agentunit.metrics.registry import register
 
@@ -162,9 +163,7 @@ class CodeReadability(Metric):
 
     def setup(self) -> None:
         check_block_config(self.config.get("block", "first"))
-        judge = self.config.get("judge", False)
-        if not isinstance(judge, bool):
-            raise MetricConfigError(f"code-readability config.judge must be true or false, got {judge!r}")
+        judge = switch(self.config, "judge", False, "code-readability")
         self.use_judge = judge
         language = self.config.get("language")
         self.language = _language_value(language) if language is not None else None

@@ -16,6 +16,7 @@ from agentunit.code.testing import TestReport, TestSpec, parse_tests, run_tests,
 from agentunit.core.sync import run_blocking
 from agentunit.errors import MetricConfigError
 from agentunit.judges.base import JudgeRequest
+from agentunit.metrics._values import switch
 from agentunit.metrics.base import Metric, MetricResult
 from agentunit.metrics.registry import register
 
@@ -239,9 +240,7 @@ class CodeCorrectnessMetric(_SandboxedMetric):
     def setup(self) -> None:
         super().setup()
         self.tests = parse_tests(self.value) if self.value is not None else None
-        judge = self.config.get("judge", True)
-        if not isinstance(judge, bool):
-            raise MetricConfigError(f"config.judge must be true or false, got {judge!r}")
+        judge = switch(self.config, "judge", True)
         mark = self.config.get("judge_threshold")
         if mark is not None and (isinstance(mark, bool) or not isinstance(mark, (int, float)) or not 0.0 < mark <= 1.0):
             raise MetricConfigError(f"config.judge_threshold must be a number in (0, 1], got {mark!r}")

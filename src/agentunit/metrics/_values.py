@@ -15,6 +15,15 @@ JSON_WINDOW = 65_536
 MAX_FULL_RETRIES = 20
 
 
+def switch(config: dict[str, Any], key: str, default: bool, metric: str | None = None) -> bool:
+    """``config[key]`` as a true/false switch, ``default`` when absent. Anything but a real boolean is
+    an error: YAML's ``"false"`` is a string, and a string is true."""
+    value = config.get(key, default)
+    if not isinstance(value, bool):
+        raise MetricConfigError(f"{metric + ' ' if metric else ''}config.{key} must be true or false, got {value!r}")
+    return value
+
+
 def as_text(value: Any) -> str:
     """A value as the text to compare with: strings as is, JSON for objects/arrays, ``str`` otherwise."""
     if isinstance(value, str):

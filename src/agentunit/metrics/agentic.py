@@ -14,6 +14,7 @@ from agentunit.errors import MetricConfigError
 from agentunit.judges.base import JudgeOutputError, JudgeRequest
 from agentunit.judges.service import current_judge, pass_fail
 from agentunit.metrics._grounding import unsupported_values
+from agentunit.metrics._values import switch
 from agentunit.metrics.base import Metric, MetricResult
 from agentunit.metrics.judged import JudgedMetric
 from agentunit.metrics.overlap import answer_f1
@@ -316,7 +317,7 @@ class PlanAdherence(JudgedMetric):
     """
 
     def setup(self) -> None:
-        self._read_whole_plan = _switch(self.name, self.config, "read_whole_plan")
+        self._read_whole_plan = switch(self.config, "read_whole_plan", True, self.name)
 
     async def evaluate_async(self, case, trace, outcome) -> MetricResult:
         plan = outcome.plan if outcome.plan is not None else case.plan
@@ -980,15 +981,7 @@ UNSUPPORTED_VALUE_FACTOR = 0.5
 
 def values_option(metric: str, config: dict[str, Any]) -> bool:
     """``config.check_values`` (default true), validated."""
-    return _switch(metric, config, "check_values")
-
-
-def _switch(metric: str, config: dict[str, Any], key: str) -> bool:
-    """A true/false option of ``config`` that defaults to true."""
-    option = config.get(key, True)
-    if not isinstance(option, bool):
-        raise MetricConfigError(f"{metric} config.{key} must be true or false, got {option!r}")
-    return option
+    return switch(config, "check_values", True, metric)
 
 
 def halve_unsupported_values(answer: str, request: str, calls: list[dict[str, Any]], context: list[str],
@@ -1120,7 +1113,7 @@ GOAL_CALL_MISSED_FACTOR = 0.5
 
 def goal_call_option(metric: str, config: dict[str, Any]) -> bool:
     """``config.check_goal_call`` (default true), validated."""
-    return _switch(metric, config, "check_goal_call")
+    return switch(config, "check_goal_call", True, metric)
 
 
 async def halve_without_goal_call(request: str, tools: Any, calls: list[dict[str, Any]], score: float,

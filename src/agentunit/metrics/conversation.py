@@ -17,6 +17,7 @@ from agentunit.judges.base import JudgeRequest
 from agentunit.judges.service import current_judge, pass_fail
 from agentunit.metrics._rubric import is_refusal_text, split_criteria
 from agentunit.metrics._sentences import split_sentences
+from agentunit.metrics._values import switch
 from agentunit.metrics.base import MetricResult
 from agentunit.metrics.judged import GEval, JudgedMetric, quoted, verb_phrase
 from agentunit.metrics.registry import register
@@ -170,9 +171,7 @@ class KnowledgeRetention(_TurnMetric):
 
     def setup(self) -> None:
         super().setup()
-        self._check_questions = self.config.get("check_questions", True)
-        if not isinstance(self._check_questions, bool):
-            raise MetricConfigError(f"config.check_questions must be true or false, got {self._check_questions!r}")
+        self._check_questions = switch(self.config, "check_questions", True, self.name)
 
     def context_for(self, case, turns, index) -> str:
         said = [content for role, content in turns[:index] if role == "user"]

@@ -21,6 +21,7 @@ from agentunit.judges.base import JudgeRequest
 from agentunit.judges.explain import rationale
 from agentunit.judges.service import pass_fail, recording_decisions
 from agentunit.metrics import _rubric as rubric_rules
+from agentunit.metrics._values import switch
 from agentunit.metrics.base import Metric, MetricResult
 from agentunit.metrics.registry import register
 
@@ -42,9 +43,7 @@ class JudgedMetric(Metric):
 
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
-        explain = self.config.get("explain", False)
-        if not isinstance(explain, bool):
-            raise MetricConfigError(f"{self.name} config.explain must be true or false, got {explain!r}")
+        switch(self.config, "explain", False, self.name)  # validated once; read where the rationale is asked
 
     def __init_subclass__(cls, **kwargs: Any):
         super().__init_subclass__(**kwargs)
@@ -157,10 +156,7 @@ class LlmRubric(JudgedMetric):
 
     def setup(self) -> None:
         _require_text(self, f"the {self.subject}")
-        exact = self.config.get("exact_checks", True)
-        if not isinstance(exact, bool):
-            raise MetricConfigError(f"{self.name} config.exact_checks must be true or false, got {exact!r}")
-        self._exact = exact
+        self._exact = switch(self.config, "exact_checks", True, self.name)
 
     async def evaluate_async(self, case, trace, outcome) -> MetricResult:
         rubric, output = str(self.expected(case)), outcome.output

@@ -7,6 +7,7 @@ from typing import Any
 
 from agentunit.core.sync import run_blocking
 from agentunit.errors import MetricConfigError
+from agentunit.metrics._values import switch
 from agentunit.metrics.base import Metric, MetricResult, keyword_config
 from agentunit.metrics.registry import register
 from agentunit.moderation.taxonomy import CATEGORIES, canonical_category, categories_of
@@ -87,9 +88,7 @@ class ModerationMetric(Metric):
         if self.method not in METHODS:
             raise MetricConfigError(f"moderation config.method must be one of {', '.join(METHODS)}, "
                                     f"got {self.method!r}")
-        check_input = config.get("check_input", False)
-        if not isinstance(check_input, bool):
-            raise MetricConfigError(f"moderation config.check_input must be true or false, got {check_input!r}")
+        check_input = switch(config, "check_input", False, "moderation")
         self.check_input = check_input
         self.thresholds = self._thresholds(config.get("thresholds") or {})
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from agentunit.core.envelope import tool_calls_of
 from agentunit.errors import AgentUnitError, MetricConfigError
-from agentunit.metrics._values import as_text, iter_json_values
+from agentunit.metrics._values import as_text, iter_json_values, switch
 from agentunit.metrics.base import Metric, MetricResult, keyword_config, run_state
 from agentunit.metrics.registry import register
 from agentunit.privacy.detectors import PII_TYPES, detect_pii, ner_status
@@ -358,5 +358,4 @@ class ConsentComplianceMetric(Metric):
 def _require_flags(config: dict[str, Any], names: tuple[str, ...]) -> None:
     """Switches must be real booleans: YAML's ``ner: "false"`` is a string, and a string is true."""
     for name in names:
-        if name in config and not isinstance(config[name], bool):
-            raise MetricConfigError(f"config.{name} must be true or false, got {config[name]!r}")
+        switch(config, name, False)

@@ -22,6 +22,7 @@ from agentunit.errors import MetricConfigError
 from agentunit.judges.base import JudgeRequest
 from agentunit.judges.service import current_judge
 from agentunit.media import output_media
+from agentunit.metrics._values import switch
 from agentunit.metrics.base import Metric, MetricResult, keyword_config
 from agentunit.metrics.judged import GEval, question_of
 from agentunit.metrics.registry import register
@@ -114,9 +115,7 @@ class VideoVisualQualityMetric(_VideoSource, Metric):
     def setup(self) -> None:
         self.which = _which(self.config)
         self.frames = _int(self.config, "frames", 16, 1, 64)
-        self.brisque = self.config.get("brisque", False)
-        if not isinstance(self.brisque, bool):
-            raise MetricConfigError(f"config.brisque must be true or false, got {self.brisque!r}")
+        self.brisque = switch(self.config, "brisque", False)
 
     def _brisque(self, video: Video, per_frame: list[dict[str, Any]]) -> dict[str, Any]:
         """BRISQUE per frame (into ``per_frame``) and its summary, or why there is none."""
