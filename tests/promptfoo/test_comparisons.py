@@ -102,12 +102,14 @@ def test_select_best_cancels_a_judge_that_always_picks_the_last_text(tmp_path: P
     assert winner["detail"]["shares"] == {"t [prompt 1]": 0.7, "t [prompt 2]": 0.3}
 
 
-def test_select_best_orders_must_be_1_or_2(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("config", "problem"), [("{orders: 3}", "config.orders must be 1"),
+                                                ("{method: vote}", "config.method must be 'rubric'")])
+def test_select_best_config_is_validated(tmp_path: Path, config: str, problem: str) -> None:
     path = _write(tmp_path, TWO_PROMPTS + "tests:\n  - description: t\n    vars: {q: x}\n"
-                  "    assert: [{type: select-best, value: best, config: {orders: 3}}]\n")
+                  f"    assert: [{{type: select-best, value: best, config: {config}}}]\n")
     with pytest.raises(SuiteError) as info:
         load_suite(path).validate()
-    assert "config.orders must be 1" in info.value.problems[0].message
+    assert problem in info.value.problems[0].message
 
 
 def test_select_best_asks_once_with_orders_1(tmp_path: Path) -> None:
@@ -145,13 +147,6 @@ def test_select_best_scores_each_output_alone_by_default(tmp_path: Path, concurr
     assert loser["detail"]["shares"] == {"cats [prompt 1]": 0.6, "cats [prompt 2]": 0.9}
     assert "P(pass) = 0.900" in loser["detail"]["reasons"]["cats [prompt 2]"]
 
-
-def test_select_best_method_must_be_rubric_or_compare(tmp_path: Path) -> None:
-    path = _write(tmp_path, TWO_PROMPTS + "tests:\n  - description: t\n    vars: {q: x}\n"
-                  "    assert: [{type: select-best, value: best, config: {method: vote}}]\n")
-    with pytest.raises(SuiteError) as info:
-        load_suite(path).validate()
-    assert "config.method must be 'rubric'" in info.value.problems[0].message
 
 
 @pytest.mark.parametrize("concurrency", [1, 8])

@@ -163,8 +163,7 @@ class CodeReadability(Metric):
 
     def setup(self) -> None:
         check_block_config(self.config.get("block", "first"))
-        judge = switch(self.config, "judge", False, "code-readability")
-        self.use_judge = judge
+        self.use_judge = switch(self.config, "judge", False, "code-readability")
         language = self.config.get("language")
         self.language = _language_value(language) if language is not None else None
 

@@ -48,6 +48,7 @@ MAX_DERIVED_VALUES = 100
 
 _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
            "november", "december")
+_MONTH_NUMBERS = {month[:3]: number for number, month in enumerate(_MONTHS, 1)}
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 # A month name as written in English text: capitalised, in full or cut to three letters ("Sept" too);
 # "may" in lower case is the verb.
@@ -77,7 +78,7 @@ def _dates(text: str) -> list[tuple[re.Match[str], tuple[int, int]]]:
 
 
 def _month_number(name: str) -> int:
-    return [m[:3] for m in _MONTHS].index(name[:3].lower()) + 1
+    return _MONTH_NUMBERS[name[:3].lower()]
 
 
 def _minutes(match: re.Match[str]) -> set[int]:
@@ -97,14 +98,15 @@ def _minutes(match: re.Match[str]) -> set[int]:
     return {hours * 60 + minutes, (hours + 12) * 60 + minutes} if evening else {hours * 60 + minutes}
 
 
-def _full_dates(text: str) -> set[datetime.date]:
-    """The dates of the text that can be placed in a year: ISO dates, and day-month dates with the year
-    of the text's first full date ("Today is 4 May 2026"), else its first year-like number."""
-    dated = [int(m.group(1) if m.re is _ISO_DATE else m.group(3)) for m, _ in _dates(text)
+def _full_dates(found: list[tuple[re.Match[str], tuple[int, int]]], text: str) -> set[datetime.date]:
+    """The dates ``found`` in ``text`` (``_dates``) that can be placed in a year: ISO dates, and
+    day-month dates with the year of the text's first full date ("Today is 4 May 2026"), else its first
+    year-like number."""
+    dated = [int(m.group(1) if m.re is _ISO_DATE else m.group(3)) for m, _ in found
              if m.re is _ISO_DATE or m.group(3)]
     years = dated or [int(y) for y in re.findall(r"\b(20\d\d|19\d\d)\b", text)]
     out = set()
-    for match, (month, day) in _dates(text):
+    for match, (month, day) in found:
         year = int(match.group(1)) if match.re is _ISO_DATE else (
             int(match.group(3)) if match.group(3) else (years[0] if years else None))
         if year is None:
@@ -165,8 +167,9 @@ class Evidence:
         self.text = "\n".join(parts)
         self.lower = self.text.lower()
         self.minutes = {m for match in _CLOCK.finditer(self.text) for m in _minutes(match)}
-        self.month_days = {md for _, md in _dates(self.text)}
-        dates = _full_dates(self.text)
+        found = _dates(self.text)
+        self.month_days = {md for _, md in found}
+        dates = _full_dates(found, self.text)
         calendar = {_WEEKDAYS[d.weekday()] for d in dates} | {_MONTHS[d.month - 1] for d in dates}
         self.words = plain_words(self.text) | calendar
         numbers = sorted(n for n in numbers_of(self.text) if isinstance(n, float))

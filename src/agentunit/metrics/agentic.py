@@ -18,6 +18,7 @@ from agentunit.metrics._values import switch
 from agentunit.metrics.base import Metric, MetricResult
 from agentunit.metrics.judged import JudgedMetric
 from agentunit.metrics.overlap import answer_f1
+from agentunit.metrics.rag import context_of
 from agentunit.metrics.registry import register
 
 
@@ -939,7 +940,7 @@ class _AgentJudgement(JudgedMetric):
 
     def setup(self) -> None:
         self._check_goal_call = self.checks_goal_call and goal_call_option(self.name, self.config)
-        self._check_values = self.checks_values and values_option(self.name, self.config)
+        self._check_values = self.checks_values and switch(self.config, "check_values", True, self.name)
 
     async def evaluate_async(self, case, trace, outcome) -> MetricResult:
         if self.requires == "plan" and not (outcome.plan or case.plan):
@@ -971,30 +972,24 @@ class _AgentJudgement(JudgedMetric):
             calls = [*tool_calls_of(trace, outcome),
                      *(outcome.agent_calls or [e.payload for e in trace.of_type("agent_call")])]
             score, reason, detail["unsupported_values"] = halve_unsupported_values(
-                outcome.output or "", outcome.query or case.query or "", calls,
-                outcome.context or case.context or [], score, reason)
+                outcome.output or "", outcome.query or case.query or "", calls, context_of(case, outcome) or [],
+                score, reason)
         return self.result(score, reason=reason, detail=detail)
 
 
 UNSUPPORTED_VALUE_FACTOR = 0.5
 
 
-def values_option(metric: str, config: dict[str, Any]) -> bool:
-    """``config.check_values`` (default true), validated."""
-    return switch(config, "check_values", True, metric)
-
-
-def halve_unsupported_values(answer: str, request: str, calls: list[dict[str, Any]], context: list[str],
+def halve_unsupported_values(answer: str, request: str, calls: list[dict[str, Any]], passages: list[str],
                              score: float, reason: str) -> tuple[float, str, list[str]]:
     """``_grounding.unsupported_values`` of the final answer against the request, the context passages
     and the calls (tool and agent calls); when there are any, the score halved
     (``UNSUPPORTED_VALUE_FACTOR``) with the reason extended: (score, reason, the unsupported values)."""
-    passages = [c for c in context if isinstance(c, str)]
     unsupported = unsupported_values(answer, "\n".join([request, *passages]), calls)
     if unsupported:
         score *= UNSUPPORTED_VALUE_FACTOR
         reason += (f"; halved: the final answer states {', '.join(repr(v) for v in unsupported)}, which no call "
-                   "returned or was given and the request does not say")
+                   "returned or was given and neither the request nor the context says")
     return score, reason, unsupported
 
 
@@ -1223,10 +1218,10 @@ class ReasoningCoherence(_AgentJudgement):
     true of the run (yes/no); score = P(yes). Then, by code, the score is halved when the final answer
     states a time, date, number, name, channel or address that no call returned or was given and neither
     the request nor the context says (``_grounding.unsupported_values``; ``config.check_values: false``
-    turns it off). Pass mark 0.7, the
-    best round mark on the tune split of tests/data/labelled/agent_runs.jsonl (docs/agentic.md): the
-    small judge's P(yes) is mostly 0.64–0.75 for sound and flawed runs alike (medians 0.72 and 0.69
-    there), so the mark is a narrow cut."""
+    turns it off). Pass mark 0.7, the best round mark on the tune split of
+    tests/data/labelled/agent_runs.jsonl (docs/agentic.md), unchanged by the values check: the small
+    judge's P(yes) is mostly 0.64–0.75 for sound and flawed runs alike (medians 0.72 and 0.69 there),
+    so the mark is a narrow cut."""
 
     judged = "the final answer follows from the call results"
     checks_values = True

@@ -88,8 +88,7 @@ class ModerationMetric(Metric):
         if self.method not in METHODS:
             raise MetricConfigError(f"moderation config.method must be one of {', '.join(METHODS)}, "
                                     f"got {self.method!r}")
-        check_input = switch(config, "check_input", False, "moderation")
-        self.check_input = check_input
+        self.check_input = switch(config, "check_input", False, "moderation")
         self.thresholds = self._thresholds(config.get("thresholds") or {})
 
     def _thresholds(self, given: Any) -> dict[str, float]:
