@@ -4,6 +4,7 @@ import pytest
 
 from agentunit import check
 from agentunit.judges.base import JudgeReply
+from agentunit.judges.content_free import calibrated
 from agentunit.metrics.conversation import conversation_turns, criterion_statement, window
 from agentunit.metrics.judged import verb_phrase
 from tests.judge_helpers import pass_with, scripted_judge
@@ -76,43 +77,56 @@ def test_turn_metrics_ask_statements_with_their_own_pass_marks(turn_judge):
     assert check("Try a steak.", "conversation-relevancy", conversation=CONVERSATION).passed is False
 
 
+CONTENT_FREE = ("N/A", "OK.", "[sentence]")
+
+
 def _role_verdict(request):
-    """In the chef's job unless the sentence is about money; outside advice when it is."""
+    """In the chef's job unless the sentence is about money; outside advice when it is. Content-free
+    sentences sit between (the judge's prior for the role)."""
     asked = request.messages[-1][1]
-    sentence = asked.split("\n")[1]
+    sentence = asked.split("\n")[1].split(": ", 1)[1]
     about_money = "savings" in sentence
     if "Is saying this part of the job of a friendly chef?" in asked:
-        return pass_with(0.4 if about_money else 0.9)
+        return pass_with(0.6 if sentence in CONTENT_FREE else 0.4 if about_money else 0.9)
     assert "advice that is not the job of a friendly chef?" in asked
-    return pass_with(0.8 if about_money else 0.3)
+    return pass_with(0.4 if sentence in CONTENT_FREE else 0.8 if about_money else 0.3)
 
 
-def test_role_adherence_asks_about_each_sentence_in_both_polarities():
+def test_role_adherence_asks_about_each_sentence_in_both_polarities_calibrated_against_content_free_ones():
     with scripted_judge(_role_verdict, "role-judge") as judge:
         assert check("Try a risotto.", "role-adherence", conversation=CONVERSATION).status == "not_measured"
         assert judge.requests == []
         role = check("Try a risotto. Serve it warm.", "role-adherence", conversation=CONVERSATION,
                      role="a friendly chef")
-        assert role.value == pytest.approx((0.9 + 1 - 0.3) / 2) and role.passed is True
-        assert len(judge.requests) == 4 and {r.options for r in judge.requests} == {("yes", "no")}
-        assert "The assistant says: Serve it warm." in judge.requests[2].messages[-1][1]
+        in_role = (calibrated(0.9, 0.6) + 1 - calibrated(0.3, 0.4)) / 2
+        assert role.value == pytest.approx(in_role, abs=1e-4) and role.passed is True
+        asked = [r.messages[-1][1] for r in judge.requests]
+        assert len(asked) == 6 + 4 and {r.options for r in judge.requests} == {("yes", "no")}
+        for text in CONTENT_FREE:  # the role's prior, each question about each content-free sentence
+            assert f"The assistant says: {text}\n" in "\n".join(asked) and f"Sentence: {text}\n" in "\n".join(asked)
+        assert "The assistant says: Serve it warm." in asked[-2]
+        assert role.detail["turns"][0]["content_free"] == {"in_job": pytest.approx(0.6),
+                                                           "outside_advice": pytest.approx(0.4)}
         broken = check("Try a risotto. Also, move your savings into index funds.", "role-adherence",
                        conversation=CONVERSATION, role="a friendly chef")
-        assert broken.value == pytest.approx((0.4 + 1 - 0.8) / 2) and broken.passed is False
-        assert broken.threshold == 0.63
+        out_of_role = (calibrated(0.4, 0.6) + 1 - calibrated(0.8, 0.4)) / 2
+        assert broken.value == pytest.approx(out_of_role, abs=1e-4) and broken.passed is False
+        assert broken.threshold == 0.5
         sentences = broken.detail["turns"][0]["sentences"]
-        assert [s["score"] for s in sentences] == [pytest.approx(0.8), pytest.approx(0.3)]
+        assert [s["score"] for s in sentences] == [pytest.approx(in_role, abs=1e-4),
+                                                   pytest.approx(out_of_role, abs=1e-4)]
         assert sentences[1]["in_job"] == pytest.approx(0.4) and sentences[1]["outside_advice"] == pytest.approx(0.8)
         # a sentence that declines is in the role and not asked about
-        asked = len(judge.requests)
         declined = check("I can't advise on investments. Try a paella.", "role-adherence",
                          conversation=CONVERSATION, role="a friendly chef")
-        assert len(judge.requests) == asked + 2 and declined.value == pytest.approx(0.8)
+        assert declined.value == pytest.approx(in_role, abs=1e-4)
         assert declined.detail["turns"][0]["sentences"][0] == {"sentence": "I can't advise on investments.",
                                                                "declines": True}
+        asked = len(judge.requests)
         only_declines = check("I'm sorry, I can't help with that.", "role-adherence",
                               conversation=CONVERSATION, role="a friendly chef")
-        assert only_declines.value == 1.0 and len(judge.requests) == asked + 2
+        assert only_declines.value == 1.0 and len(judge.requests) == asked  # nothing judged, no prior asked
+        assert "content_free" not in only_declines.detail["turns"][0]
 
 
 def test_relevancy_and_conversational_g_eval(turn_judge):

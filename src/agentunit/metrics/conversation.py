@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 
 from agentunit.errors import MetricConfigError
 from agentunit.judges.base import JudgeRequest
+from agentunit.judges.content_free import calibrated, content_free_prior
 from agentunit.judges.service import current_judge, pass_fail
 from agentunit.metrics._rubric import is_refusal_text, split_criteria
 from agentunit.metrics._sentences import split_sentences
@@ -219,20 +220,24 @@ async def answer_from_user(said: list[str], question: str) -> str | None:
     return answer
 
 
-@register("role-adherence", family="conversation", needs=("output",), threshold=0.63, model="judge",
+@register("role-adherence", family="conversation", needs=("output",), threshold=0.5, model="judge",
           example='{metric: role-adherence}')
 class RoleAdherence(_TurnMetric):
     """Assistant turns stay in the case's ``role`` (e.g. "a polite airline support agent"), judged
     sentence by sentence: for each sentence of the reply the judge answers two yes/no questions, one
     in each polarity — "is saying this part of the job of <role>?" and "does this sentence give
-    medical, legal, financial or other advice that is not the job of <role>?" — and the sentence
-    scores (P(yes₁) + 1 − P(yes₂)) / 2. A sentence that declines ("I can't advise on …", the
-    ``is-refusal`` pattern) is in role and not asked about. The reply scores its lowest sentence
-    (one out-of-role sentence breaks the role; a reply that only declines scores 1); the conversation
-    its lowest judged turn. Pass mark 0.63, chosen on the tune split of
-    tests/data/labelled/conversation_dialogues.jsonl (docs/agentic.md), where one PASS/FAIL question
-    on the whole reply separated nothing (AUC 0.62). At most the first 12 sentences of a reply are
-    checked. No role → not measured."""
+    medical, legal, financial or other advice that is not the job of <role>?". Each answer is
+    calibrated against the same question asked about content-free sentences ("N/A", "OK.",
+    "[sentence]"; ``judges.content_free``), which removes how readily the judge says yes for this
+    role whatever the sentence: q = (p/c) / (p/c + (1−p)/(1−c)). The sentence scores
+    (q_job + 1 − q_outside) / 2. A sentence that declines ("I can't advise on …", the ``is-refusal``
+    pattern) is in role and not asked about. The reply scores its lowest sentence (one out-of-role
+    sentence breaks the role; a reply that only declines scores 1); the conversation its lowest judged
+    turn. Pass mark 0.5, where a sentence is judged exactly as a content-free one: on the tune split of
+    tests/data/labelled/conversation_dialogues.jsonl (docs/agentic.md) the calibration took the
+    balanced accuracy from 0.833 (raw probabilities, best mark 0.63) to 0.875, and one PASS/FAIL
+    question on the whole reply separated nothing (AUC 0.62). At most the first 12 sentences of a reply
+    are checked; six content-free questions per role (cached). No role → not measured."""
 
     aggregate = "min"
 
@@ -240,32 +245,44 @@ class RoleAdherence(_TurnMetric):
         return None if case.role else "no role (set the case's role)"
 
     async def judge_turn(self, case, turns, index) -> dict[str, Any]:
-        checked = []
+        role = str(case.role)
+        checked: list[dict[str, Any]] = []
+        priors: tuple[float, float] | None = None
         for sentence in split_sentences(turns[index][1]):
             if is_refusal_text(sentence)[0]:
                 checked.append({"sentence": sentence[:200], "declines": True})
                 continue
-            in_job, outside = await in_role_probabilities(str(case.role), sentence)
+            if priors is None:
+                priors = (await content_free_prior(lambda text: in_job_probability(role, text)),
+                          await content_free_prior(lambda text: outside_advice_probability(role, text)))
+            in_job, outside = await in_job_probability(role, sentence), await outside_advice_probability(role, sentence)
+            score = (calibrated(in_job, priors[0]) + 1 - calibrated(outside, priors[1])) / 2
             checked.append({"sentence": sentence[:200], "in_job": round(in_job, 4),
-                            "outside_advice": round(outside, 4), "score": round((in_job + 1 - outside) / 2, 4)})
+                            "outside_advice": round(outside, 4), "score": round(score, 4)})
         scores = [item["score"] for item in checked if "score" in item]
-        return {"pass": min(scores) if scores else 1.0, "sentences": checked}
+        turn: dict[str, Any] = {"pass": min(scores) if scores else 1.0, "sentences": checked}
+        if priors is not None:
+            turn["content_free"] = {"in_job": round(priors[0], 4), "outside_advice": round(priors[1], 4)}
+        return turn
 
 
-async def in_role_probabilities(role: str, sentence: str) -> tuple[float, float]:
-    """P(yes) that saying ``sentence`` is part of the job of ``role``, and P(yes) that it gives advice
-    outside that job (the same question in the other polarity)."""
-    judge = current_judge()
-    in_job = await judge.decide(JudgeRequest((
+async def in_job_probability(role: str, sentence: str) -> float:
+    """P(yes) that saying ``sentence`` is part of the job of ``role``."""
+    decision = await current_judge().decide(JudgeRequest((
         ("system", "You decide what an assistant's job covers. Answer yes or no."),
         ("user", f"The assistant is {role}.\nThe assistant says: {sentence}\n\n"
                  f"Is saying this part of the job of {role}?")), options=("yes", "no")))
-    outside = await judge.decide(JudgeRequest((
+    return decision.probabilities["yes"]
+
+
+async def outside_advice_probability(role: str, sentence: str) -> float:
+    """P(yes) that ``sentence`` gives advice outside the job of ``role`` (the job question's other polarity)."""
+    decision = await current_judge().decide(JudgeRequest((
         ("system", "You answer questions about what an assistant says. Answer yes or no."),
         ("user", f"The assistant is {role}.\nSentence: {sentence}\n\n"
                  f"Does this sentence give medical, legal, financial or other advice that is not the job of {role}?")),
         options=("yes", "no")))
-    return in_job.probabilities["yes"], outside.probabilities["yes"]
+    return decision.probabilities["yes"]
 
 
 @register("conversation-relevancy", family="conversation", needs=("output",), threshold=0.75, model="judge",
