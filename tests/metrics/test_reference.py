@@ -5,6 +5,7 @@ import pytest
 
 from agentunit import check
 from agentunit.judges.base import JudgeReply
+from agentunit.metrics._translation import LANGUAGE_NAMES, MIN_LANGUAGE_PROBABILITY, read_language
 from tests.judge_helpers import pass_with, scripted_judge
 
 REFERENCE = "Jane Austen; it was published in 1813."
@@ -36,3 +37,70 @@ def test_an_answer_that_gives_every_value_is_not_scaled():
     assert whole.value == pytest.approx(_correctness("Jane Austen wrote it; it came out in 1813.",
                                                      check_values=False).value)
     assert "does not give" not in whole.reason and all(v["found"] for v in whole.detail["values"])
+
+
+def _translating_judge(translation: str, asked: list):
+    def respond(request):
+        if request.options:
+            asked.append(request.messages[-1][1])
+            asked_about = request.messages[-1][1]
+            return pass_with(0.05 if "boxes" in asked_about else 0.3 if "Rojo" in asked_about else 0.9)
+        if "Translate into" in request.messages[-1][1]:
+            asked.append(request.messages[-1][1])
+            return JudgeReply(translation)
+        return JudgeReply("")
+    return respond
+
+
+def _colours(answer: str, translation: str = "Red, green and blue.", **config):
+    asked: list = []
+    with scripted_judge(_translating_judge(translation, asked)):
+        result = check(answer, {"metric": "answer_correctness", "value": "Red, green and blue.", "config": config})
+    return result, asked
+
+
+def test_an_answer_in_another_language_is_read_as_written_and_translated_and_the_better_reading_kept():
+    translated, asked = _colours("Rojo, verde y azul.")
+    assert asked[0] == "Translate into English:\n\nRojo, verde y azul."
+    assert translated.detail["translation"] == {"from": "es", "to": "en", "text": "Red, green and blue."}
+    assert "(the answer translated: the better of it as written and translated from es to en)" in translated.reason
+    assert translated.detail["read"] == "translated" and "Rojo" not in str(translated.detail["answer_statements"])
+    assert len(asked) == 1 + 2 + 2  # the translation, then a decision per sentence of either text, each reading
+    assert translated.detail["judge_calls"] == 5
+    assert translated.detail["similarity"] == pytest.approx(1.0, abs=1e-3)
+    untranslated, asked = _colours("Rojo, verde y azul.", translate=False)
+    assert untranslated.detail["translation"] is None and not any("Translate" in q for q in asked)
+    assert untranslated.detail["read"] == "as written" and untranslated.detail["similarity"] < 0.9
+    assert translated.value > untranslated.value + 0.3  # the statements and the embeddings read English
+    # a translation that reads worse than the answer as written is not used
+    garbled, _ = _colours("Rojo, verde y azul.", translation="Red boxes.")
+    assert garbled.detail["read"] == "as written" and "(the answer as written: the better of it" in garbled.reason
+    assert garbled.value == pytest.approx(untranslated.value)
+
+
+def test_a_value_written_only_in_the_translation_counts_as_given():
+    asked: list = []
+    with scripted_judge(_translating_judge("Canada and the United States.", asked)):
+        spec = {"metric": "answer_correctness", "value": "Canada and the United States."}
+        result = check("Canadá y Estados Unidos.", spec)
+    by = {v["value"]: v["by"] for v in result.detail["values"]}
+    assert by == {"United States": "translation"} and "does not give" not in result.reason
+
+
+def test_answers_in_the_reference_language_or_of_unreadable_language_are_not_translated():
+    same, asked = _colours("Red, green, and also blue.")
+    assert same.detail["translation"] is None and not any("Translate" in q for q in asked)
+    short, asked = _colours("Rojo.")  # too short to read its language with confidence
+    assert short.detail["translation"] is None and not any("Translate" in q for q in asked)
+
+
+def test_an_empty_translation_leaves_the_answer_as_written():
+    kept, _ = _colours("Rojo, verde y azul.", translation="  ")
+    assert kept.detail["translation"] is None and "translated" not in kept.reason
+
+
+@pytest.mark.parametrize("text", ["Rojo, verde y azul.", "Von Montag bis Freitag geöffnet, samstags bis 16 Uhr."])
+def test_the_language_is_read_among_common_languages_with_its_probability(text):
+    language, probability = read_language(text)
+    assert language in LANGUAGE_NAMES and language != "en" and probability >= MIN_LANGUAGE_PROBABILITY
+    assert read_language("Jane Austen.")[1] < MIN_LANGUAGE_PROBABILITY

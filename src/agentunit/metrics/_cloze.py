@@ -221,20 +221,26 @@ def _stated(value: Value, answer: _Answer, reference: str) -> bool:
                for a in named if len(a) >= 4 for b in answer.words if len(b) >= 4)
 
 
-async def reference_values(reference: str, answer: str) -> list[dict[str, str | bool]]:
+async def reference_values(reference: str, answer: str, translation: str | None = None
+                           ) -> list[dict[str, str | bool]]:
     """Which of the reference answer's first MAX_REFERENCE_VALUES values the answer gives.
 
-    A value written in the answer (the same number, a word of the name) is found without the judge.
+    A value written in the answer (the same number, a word of the name), or in its ``translation`` into
+    the reference's language ("Estados Unidos" → "United States"), is found without the judge.
     Otherwise the value is blanked in the reference and the judge fills the blank from the answer
     (``fill_blank``, the answer as its context): the value counts as given when the fill occurs in the
     answer and not already in the blanked reference ("Nouvelle-Zélande" for "New Zealand", "4,95" for
     "4.95"); an answer that leaves the part out leaves the judge nothing of its own to copy.
-    [{value, found, by: "text" | "fill", fill}]."""
+    [{value, found, by: "text" | "translation" | "fill", fill}]."""
     out: list[dict[str, str | bool]] = []
     read = _Answer(answer, numbers_in(answer), plain_words(answer))
+    read_translation = _Answer(translation, numbers_in(translation), plain_words(translation)) if translation else None
     for value in claim_values(reference)[:MAX_REFERENCE_VALUES]:
         if _stated(value, read, reference):
             out.append({"value": value.text, "found": True, "by": "text"})
+            continue
+        if read_translation is not None and _stated(value, read_translation, reference):
+            out.append({"value": value.text, "found": True, "by": "translation"})
             continue
         sentence = blanked(reference, value)
         fill = await fill_blank(sentence, answer, None)

@@ -1,0 +1,70 @@
+"""An answer written in another language than its reference, translated by the judge before comparing.
+
+The statement checks and the embeddings that compare an answer with a reference work within one
+language: the small judge doubts that "Rojo, verde y azul." states "Red, green and blue.", and the
+English embedding model puts the two far apart. When py3langid, restricted to 25 common languages,
+reads the answer and the reference as different languages, each with a probability of at least 0.5,
+the judge translates the answer into the reference's language (one short generation, cached) and the
+comparison reads the translation. The probability bound keeps out short texts whose language cannot
+be read: "Jane Austen." or "Canada." read as German or Spanish with P 0.1–0.4.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any
+
+from agentunit.judges.base import JudgeRequest
+from agentunit.judges.service import current_judge
+
+LANGUAGE_NAMES = {"en": "English", "de": "German", "fr": "French", "es": "Spanish", "it": "Italian",
+                  "pt": "Portuguese", "nl": "Dutch", "sv": "Swedish", "da": "Danish", "no": "Norwegian",
+                  "fi": "Finnish", "pl": "Polish", "cs": "Czech", "tr": "Turkish", "ru": "Russian",
+                  "uk": "Ukrainian", "el": "Greek", "ar": "Arabic", "he": "Hebrew", "hi": "Hindi",
+                  "zh": "Chinese", "ja": "Japanese", "ko": "Korean", "id": "Indonesian", "vi": "Vietnamese"}
+MIN_LANGUAGE_PROBABILITY = 0.5
+_MAX_TOKENS = 400
+_NOT_WORDS = re.compile(r"`[^`]*`|https?://\S+|\d+")
+
+
+@lru_cache(maxsize=1)
+def _identifier() -> Any:
+    from py3langid.langid import MODEL_FILE, LanguageIdentifier
+
+    identifier = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
+    identifier.set_languages(list(LANGUAGE_NAMES))
+    return identifier
+
+
+def read_language(text: str) -> tuple[str, float] | None:
+    """(ISO 639-1 code, probability) of the text's language among LANGUAGE_NAMES (py3langid, the
+    ``judge`` extra); None when py3langid is not installed."""
+    try:
+        identifier = _identifier()
+    except ImportError:
+        return None
+    language, probability = identifier.classify(_NOT_WORDS.sub(" ", text))
+    return str(language), float(probability)
+
+
+async def translated_answer(answer: str, reference: str) -> dict[str, Any] | None:
+    """``{"from", "to", "text"}``: the answer translated by the judge into the reference's language, when
+    both are read (``read_language``) with a probability of at least MIN_LANGUAGE_PROBABILITY and the
+    languages differ; None otherwise, or when the judge returns nothing.
+
+    Args:
+        answer: the text to compare.
+        reference: the text it is compared with, whose language the translation takes.
+    """
+    source, target = read_language(answer), read_language(reference)
+    if source is None or target is None or source[0] == target[0] \
+            or min(source[1], target[1]) < MIN_LANGUAGE_PROBABILITY:
+        return None
+    language = LANGUAGE_NAMES[target[0]]
+    text, _, _ = await current_judge().generate(JudgeRequest((
+        ("system", "You translate text. Reply with the translation only."),
+        ("user", f"Translate into {language}:\n\n{answer}")),
+        max_tokens=min(_MAX_TOKENS, 3 * len(answer.split()) + 20)))
+    text = text.strip()
+    return {"from": source[0], "to": target[0], "text": text} if text else None
