@@ -369,6 +369,9 @@ _SENTENCE_END = re.compile(r"[.!?][\"')\]]*(?=\s+[\"'(¿¡]?[A-Z0-9ÀÁÂÄÉÈ�
 _ABBREVIATION = re.compile(r"\b(?:Dr|Mr|Mrs|Ms|Prof|St|No|vs|etc|e\.g|i\.e|approx|Inc|Ltd|Jr|Sr)\.$")
 
 
+NOT_LANGUAGE = re.compile(r"`[^`]*`|https?://\S+|\d+")  # code, links and numbers tell no language
+
+
 @lru_cache(maxsize=1)
 def _identifier():
     import py3langid
@@ -382,8 +385,7 @@ def detect_language(text: str) -> str:
         langid = _identifier()
     except ImportError as error:
         raise LanguageIdUnavailable("py3langid is not installed (pip install 'agentunit[judge]')") from error
-    letters = re.sub(r"`[^`]*`|https?://\S+|\d+", " ", text)
-    return str(langid.classify(letters)[0])
+    return str(langid.classify(NOT_LANGUAGE.sub(" ", text))[0])
 
 
 def _within(count: int, bound: str, limit: int) -> bool:

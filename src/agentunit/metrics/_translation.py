@@ -11,12 +11,12 @@ be read: "Jane Austen." or "Canada." read as German or Spanish with P 0.1–0.4.
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 from typing import Any
 
 from agentunit.judges.base import JudgeRequest
 from agentunit.judges.service import current_judge
+from agentunit.metrics._rubric import NOT_LANGUAGE
 
 LANGUAGE_NAMES = {"en": "English", "de": "German", "fr": "French", "es": "Spanish", "it": "Italian",
                   "pt": "Portuguese", "nl": "Dutch", "sv": "Swedish", "da": "Danish", "no": "Norwegian",
@@ -25,7 +25,6 @@ LANGUAGE_NAMES = {"en": "English", "de": "German", "fr": "French", "es": "Spanis
                   "zh": "Chinese", "ja": "Japanese", "ko": "Korean", "id": "Indonesian", "vi": "Vietnamese"}
 MIN_LANGUAGE_PROBABILITY = 0.5
 _MAX_TOKENS = 400
-_NOT_WORDS = re.compile(r"`[^`]*`|https?://\S+|\d+")
 
 
 @lru_cache(maxsize=1)
@@ -44,7 +43,7 @@ def read_language(text: str) -> tuple[str, float] | None:
         identifier = _identifier()
     except ImportError:
         return None
-    language, probability = identifier.classify(_NOT_WORDS.sub(" ", text))
+    language, probability = identifier.classify(NOT_LANGUAGE.sub(" ", text))
     return str(language), float(probability)
 
 
