@@ -10,7 +10,10 @@ then re-weighted by it:
 
 where p is P(yes) for the real text and c the mean P(yes) over the content-free texts. A text the judge
 rates exactly like an empty one gets q = 0.5, which makes 0.5 the natural pass mark of a calibrated
-probability. The priors are ordinary judge requests, so the cache keeps one per question.
+probability — with the mean over several content-free texts: one alone can sit far from it (for
+`role-adherence`, "OK." reads as more in the job than "N/A"; any one of the three alone scored 0.54–0.60
+at 0.5 on the tune rows, their mean 0.875). The priors are ordinary judge requests, so the cache keeps
+one per question.
 """
 
 from __future__ import annotations

@@ -235,7 +235,8 @@ class RoleAdherence(_TurnMetric):
     sentence breaks the role; a reply that only declines scores 1); the conversation its lowest judged
     turn. Pass mark 0.5, where a sentence is judged exactly as a content-free one: on the tune split of
     tests/data/labelled/conversation_dialogues.jsonl (docs/agentic.md) the calibration took the
-    balanced accuracy from 0.833 (raw probabilities, best mark 0.63) to 0.875, and one PASS/FAIL
+    balanced accuracy from 0.833 (raw probabilities, best mark 0.63) to 0.875 (with the mean of the
+    three texts' priors; any one alone gives 0.54–0.60 at 0.5), and one PASS/FAIL
     question on the whole reply separated nothing (AUC 0.62). At most the first 12 sentences of a reply
     are checked; six content-free questions per role (cached). No role → not measured."""
 
