@@ -25,6 +25,19 @@ def _dict_problems(data):
     return [str(p) for p in info.value.problems]
 
 
+def test_the_accepted_misspelling_of_expected_output_is_never_suggested():
+    # `expcted_output` is accepted (a published misspelling) but must not be taught to users
+    case_problems = _dict_problems({"target": "echo", "cases": [{"prompt": "hi", "expected_outptu": "x"}]})
+    assert case_problems == ["<suite>: cases[0].expected_outptu: unknown case field 'expected_outptu' — "
+                             "did you mean 'expected_output'?"]
+    metric_problems = _dict_problems({"target": "echo", "cases": [{"prompt": "hi", "metrics": [
+        {"metric": "equals", "value": "x", "expcted_outptu": "x"}]}]})
+    assert metric_problems == ["<suite>: cases[0].metrics[0].expcted_outptu: unknown metric field 'expcted_outptu' "
+                               "— did you mean 'expected_output'?"]
+    listed = _dict_problems({"target": "echo", "cases": [{"prompt": "hi", "zzzz": 1}]})
+    assert "expected_output" in listed[0] and "expcted_output" not in listed[0]
+
+
 # -- a metric entry with an error is reported wherever it is written ----------------------------------------
 
 
@@ -32,8 +45,7 @@ def test_an_entry_with_an_unknown_field_is_reported_each_time_it_is_written():
     data = {"target": "echo", "metrics": [{"metric": "contains", "value": "x", "bogus_field": 1}],
             "cases": [{"prompt": "hi"}]}
     expected = ["<suite>: metrics[0].bogus_field: unknown metric field 'bogus_field' — allowed: assert, config, "
-                "expcted_output, expected_output, expected_pass, label, metric, metrics, threshold, type, value, "
-                "weight"]
+                "expected_output, expected_pass, label, metric, metrics, threshold, type, value, weight"]
     for _ in range(3):  # the same suite loaded again in one process (the pytest plugin, watch mode, the API)
         assert _dict_problems(data) == expected
     cases = [{"prompt": "hi", "metrics": [{"metric": "contains", "value": "y", "bogus_field": 2}]} for _ in range(3)]

@@ -10,7 +10,7 @@ from tests.suite.test_loader import _problems as _file_problems
 from tests.suite.test_loader import _write
 
 _CASES = [{"prompt": "p"}]
-_CASE_KEYS = ("assert, audio, context, conversation, description, expcted_output, expected_output, expected_pass, "
+_CASE_KEYS = ("assert, audio, context, conversation, description, expected_output, expected_pass, "
               "expected_tools, image, images, input, metadata, metrics, output, plan, prompt, query, role, rules, "
               "threshold, tools, transform, value, vars, video")
 

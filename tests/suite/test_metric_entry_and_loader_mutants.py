@@ -16,7 +16,7 @@ from agentunit.suite import load_suite, suite_from_dict
 from agentunit.suite.cases import Where, expected_cell_entry
 from agentunit.suite.problems import Problems
 
-_ALLOWED = ("assert, config, expcted_output, expected_output, expected_pass, label, metric, metrics, threshold, type, "
+_ALLOWED = ("assert, config, expected_output, expected_pass, label, metric, metrics, threshold, type, "
             "value, weight")
 
 

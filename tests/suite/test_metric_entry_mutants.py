@@ -7,7 +7,7 @@ from agentunit.errors import SuiteError
 from agentunit.suite import load_suite, suite_from_dict
 from tests.suite.test_loader import _problems, _write
 
-_ALLOWED = ("assert, config, expcted_output, expected_output, expected_pass, label, metric, metrics, threshold, type, "
+_ALLOWED = ("assert, config, expected_output, expected_pass, label, metric, metrics, threshold, type, "
             "value, weight")
 
 

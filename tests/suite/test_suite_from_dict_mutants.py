@@ -52,4 +52,4 @@ def test_the_defaults_media_and_metric_problems_name_the_suite_file(tmp_path):
         f"{path}:3: defaults.image: nope-uniq.png: file not found (looked for {tmp_path / 'nope-uniq.png'}) — check "
         "the path; a relative path is relative to the suite file's folder or the working directory",
         f"{path}:4: defaults.metrics[0].bogus2: unknown metric field 'bogus2' — allowed: assert, config, "
-        "expcted_output, expected_output, expected_pass, label, metric, metrics, threshold, type, value, weight"]
+        "expected_output, expected_pass, label, metric, metrics, threshold, type, value, weight"]

@@ -204,7 +204,8 @@ def _parse_metric_entry(entry: Any, where: Where, keys: tuple[Any, ...], problem
     elif isinstance(entry, dict):
         spec = entry
         name, label = metric_name_and_label(spec)
-        problems.unknown_keys(spec, METRIC_KEYS, path, "metric", file=where.file, line=where.line)
+        problems.unknown_keys(spec, METRIC_KEYS, path, "metric", file=where.file, line=where.line,
+                              unadvertised=(MISSPELLED_EXPECTED,))
         if not isinstance(name, str):
             problems.error("metric entry needs a 'metric' name", path, file=where.file, line=where.line,
                            suggestion="write {metric: contains, value: ...}")
@@ -423,7 +424,8 @@ def build_case(
     expected_cells = raw.get(EXPECTED_CELLS) if where.from_data else None
     if expected_cells is not None:
         raw = {k: v for k, v in raw.items() if k != EXPECTED_CELLS}
-    problems.unknown_keys(raw, CASE_KEYS, where.key_path, "case", file=where.file, line=where.line)
+    problems.unknown_keys(raw, CASE_KEYS, where.key_path, "case", file=where.file, line=where.line,
+                          unadvertised=(MISSPELLED_EXPECTED,))
     fields_ok = check_fields(raw, CASE_FIELDS, where.key_path, problems, file=where.file, line=where.line)
     check_media(raw, where.key_path, problems, file=where.file, line=where.line, media_dir=media_dir,
                 limits=media_limits)

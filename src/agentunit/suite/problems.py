@@ -56,16 +56,18 @@ class Problems:
             self.warnings.append(_Pending(message, file or self.file, key_path, line, suggestion))
 
     def unknown_keys(self, data: dict[str, Any], allowed: Iterable[str], key_path: tuple[Any, ...], what: str,
-                     *, file: str | None = None, line: int | None = None) -> None:
+                     *, file: str | None = None, line: int | None = None, unadvertised: Iterable[str] = ()) -> None:
+        """An error for each key of ``data`` not in ``allowed``, suggesting the closest allowed key or
+        listing them; keys in ``unadvertised`` (accepted misspellings) are never suggested."""
         if isinstance(allowed, (frozenset, set)) and data.keys() <= allowed:
             return
         allowed = list(allowed)
+        advertised = sorted(set(allowed) - set(unadvertised))
         for key in data:
             if key not in allowed:
-                close = difflib.get_close_matches(str(key), allowed, n=1, cutoff=0.6)
+                close = difflib.get_close_matches(str(key), advertised, n=1, cutoff=0.6)
                 self.error(f"unknown {what} field {key!r}", (*key_path, key), file=file, line=line,
-                           suggestion=f"did you mean {close[0]!r}?" if close else
-                           f"allowed: {', '.join(sorted(set(allowed)))}")
+                           suggestion=f"did you mean {close[0]!r}?" if close else f"allowed: {', '.join(advertised)}")
 
     def resolve(self, pending: list[_Pending]) -> list[Problem]:
         out = []
