@@ -95,8 +95,10 @@ def test_answers_in_the_reference_language_or_of_unreadable_language_are_not_tra
 
 
 def test_an_empty_translation_leaves_the_answer_as_written():
-    kept, _ = _colours("Rojo, verde y azul.", translation="  ")
-    assert kept.detail["translation"] is None and "translated" not in kept.reason
+    kept, asked = _colours("Rojo, verde y azul.", translation="  ")
+    assert kept.detail["translation"] == {"from": "es", "to": "en", "text": ""}
+    assert kept.detail["read"] == "as written" and "translation from es to en came back empty" in kept.reason
+    assert kept.detail["judge_calls"] == len(asked) == 1 + 2  # the translation was asked for and is counted
 
 
 @pytest.mark.parametrize("text", ["Rojo, verde y azul.", "Von Montag bis Freitag geöffnet, samstags bis 16 Uhr."])

@@ -50,7 +50,8 @@ def read_language(text: str) -> tuple[str, float] | None:
 async def translated_answer(answer: str, reference: str) -> dict[str, Any] | None:
     """``{"from", "to", "text"}``: the answer translated by the judge into the reference's language, when
     both are read (``read_language``) with a probability of at least MIN_LANGUAGE_PROBABILITY and the
-    languages differ; None otherwise, or when the judge returns nothing.
+    languages differ (``text`` is empty when the judge returned nothing: the call was made); None
+    otherwise, without a call.
 
     Args:
         answer: the text to compare.
@@ -65,5 +66,4 @@ async def translated_answer(answer: str, reference: str) -> dict[str, Any] | Non
         ("system", "You translate text. Reply with the translation only."),
         ("user", f"Translate into {language}:\n\n{answer}")),
         max_tokens=min(_MAX_TOKENS, 3 * len(answer.split()) + 20)))
-    text = text.strip()
-    return {"from": source[0], "to": target[0], "text": text} if text else None
+    return {"from": source[0], "to": target[0], "text": text.strip()}

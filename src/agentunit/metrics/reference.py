@@ -78,14 +78,16 @@ class AnswerCorrectnessMetric(JudgedMetric):
         expected, answer = str(self.expected(case)), outcome.output
         translation = await translated_answer(answer, expected) if self._translate else None
         written = await _reading(answer, expected)
-        translated = await _reading(translation["text"], expected) if translation else None
+        translated = await _reading(translation["text"], expected) if translation and translation["text"] else None
         reading = translated if translated is not None and translated["score"] > written["score"] else written
         score = reading["score"]
         values: list[dict[str, str | bool]] = []
         if self._check_values:
-            values = await reference_values(expected, answer, translation["text"] if translation else None)
+            values = await reference_values(expected, answer, translation["text"] if translated else None)
         reason = f"statement F1 {reading['f1']:.3f}, similarity {reading['similarity']:.3f}"
-        if translation:
+        if translation and not translated:
+            reason += f" (the judge's translation from {translation['from']} to {translation['to']} came back empty)"
+        elif translation:
             reason += (f" (the answer {'translated' if reading is translated else 'as written'}: the better of it "
                        f"as written and translated from {translation['from']} to {translation['to']})")
         if values:
@@ -94,8 +96,8 @@ class AnswerCorrectnessMetric(JudgedMetric):
             missing = [str(v["value"]) for v in values if not v["found"]]
             if missing:
                 reason += f"; × {share:.2f}: the answer does not give {', '.join(missing)}"
-        judge_calls = (written["judge_calls"] + (translated["judge_calls"] + 1 if translated else 0)
-                       + sum(1 for v in values if v["by"] == "fill"))
+        judge_calls = (written["judge_calls"] + (1 if translation else 0)
+                       + (translated["judge_calls"] if translated else 0) + sum(1 for v in values if v["by"] == "fill"))
         return self.result(score, reason=reason, detail={
             "method": "statements+embeddings", "translation": translation,
             "read": "translated" if reading is translated else "as written", "values": values,
