@@ -127,6 +127,13 @@ def test_role_adherence_asks_about_each_sentence_in_both_polarities_calibrated_a
                               conversation=CONVERSATION, role="a friendly chef")
         assert only_declines.value == 1.0 and len(judge.requests) == asked  # nothing judged, no prior asked
         assert "content_free" not in only_declines.detail["turns"][0]
+        assert "window" not in only_declines.detail  # its sentences never see the turns before the reply
+
+
+def test_role_adherence_refuses_a_window_it_would_not_use():
+    with pytest.raises(Exception, match=r"config\.window does not apply to role-adherence: it judges each sentence"):
+        check("Try a risotto.", {"metric": "role-adherence", "config": {"window": 2}}, conversation=CONVERSATION,
+              role="a friendly chef")
 
 
 def test_relevancy_and_conversational_g_eval(turn_judge):

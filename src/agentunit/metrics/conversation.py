@@ -87,9 +87,14 @@ class _TurnMetric(JudgedMetric):
     # "min": one bad turn fails the conversation (forgetting, leaving the role); "mean": share of good turns
     aggregate: ClassVar[str] = "mean"
     show_last_message: ClassVar[bool] = False
+    # False for metrics whose judge never sees the turns before the reply: config.window is then an error
+    sees_window: ClassVar[bool] = True
 
     def setup(self) -> None:
-        self._window = window_option(self.config)
+        if not self.sees_window and "window" in self.config:
+            raise MetricConfigError(f"config.window does not apply to {self.name}: it judges each sentence of the "
+                                    "reply alone, without the turns before it (remove `window`)")
+        self._window = window_option(self.config) if self.sees_window else None
         self._turns = self.config.get("turns", "reply")
         if self._turns not in ("reply", "all"):
             raise MetricConfigError(f"config.turns must be 'reply' or 'all', got {self._turns!r}")
@@ -146,8 +151,10 @@ class _TurnMetric(JudgedMetric):
             again = worst["asks_again"][0]
             reason += (f"; halved: it asks again for what the user said ({quoted(again['question'])}: the user said "
                        f"{quoted(again['user_said'])})")
-        return self.result(value, reason=reason,
-                           detail={"turns": scored, "window": self._window, "judged": self._turns})
+        detail: dict[str, Any] = {"turns": scored, "judged": self._turns}
+        if self.sees_window:
+            detail["window"] = self._window
+        return self.result(value, reason=reason, detail=detail)
 
 
 @register("knowledge-retention", family="conversation", needs=("output",), threshold=0.55, model="judge",
@@ -241,6 +248,7 @@ class RoleAdherence(_TurnMetric):
     are checked; six content-free questions per role (cached). No role → not measured."""
 
     aggregate = "min"
+    sees_window = False
 
     def unmeasured(self, case) -> str | None:
         return None if case.role else "no role (set the case's role)"
