@@ -186,6 +186,8 @@ _CALENDAR_WORDS = {
     "sunday": "sonntag sonntags dimanche domingo domenica zondag",
 }
 _IN_ENGLISH = {word: english for english, words in _CALENDAR_WORDS.items() for word in words.split()}
+MONTHS = tuple(list(_CALENDAR_WORDS)[:12])  # "january" … "december"
+WEEKDAYS = tuple(list(_CALENDAR_WORDS)[12:])  # "monday" … "sunday" (datetime's weekday() order)
 
 
 def plain_words(text: str) -> set[str]:

@@ -39,20 +39,17 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from agentunit.metrics._cloze import claim_values, numbers_of, plain_words
+from agentunit.metrics._cloze import MONTHS, WEEKDAYS, claim_values, numbers_of, plain_words
 from agentunit.metrics._sentences import split_sentences
 
 # Evidence numbers, dates and times whose pairwise sums and differences count: the smallest numbers,
 # the earliest dates and times (a big JSON output has thousands).
 MAX_DERIVED_VALUES = 100
 
-_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-           "november", "december")
-_MONTH_NUMBERS = {month[:3]: number for number, month in enumerate(_MONTHS, 1)}
-_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_MONTH_NUMBERS = {month[:3]: number for number, month in enumerate(MONTHS, 1)}
 # A month name as written in English text: capitalised, in full or cut to three letters ("Sept" too);
 # "may" in lower case is the verb.
-_MONTH = "|".join(f"{m[:3].title()}(?:{m[3:]}|{'t' if m == 'september' else ''}\\.?)?" for m in _MONTHS)
+_MONTH = "|".join(f"{m[:3].title()}(?:{m[3:]}|{'t' if m == 'september' else ''}\\.?)?" for m in MONTHS)
 _ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})")
 _DAY_MONTH = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)? (?:of )?({_MONTH})\b(?:,? (\d{{4}}))?")
 _MONTH_DAY = re.compile(rf"\b({_MONTH}) (\d{{1,2}})(?:st|nd|rd|th)?\b(?:,? (\d{{4}}))?")
@@ -170,7 +167,7 @@ class Evidence:
         found = _dates(self.text)
         self.month_days = {md for _, md in found}
         dates = _full_dates(found, self.text)
-        calendar = {_WEEKDAYS[d.weekday()] for d in dates} | {_MONTHS[d.month - 1] for d in dates}
+        calendar = {WEEKDAYS[d.weekday()] for d in dates} | {MONTHS[d.month - 1] for d in dates}
         self.words = plain_words(self.text) | calendar
         numbers = sorted(n for n in numbers_of(self.text) if isinstance(n, float))
         # "15:00" also says 15 and 3 (pm), as ``_rubric.numbers_in`` reads it: "between 8 and 12"
