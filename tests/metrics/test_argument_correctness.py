@@ -126,6 +126,24 @@ def test_a_later_call_is_filled_with_the_earlier_calls_results_in_view():
     assert result.value == pytest.approx(0.8)
 
 
+def test_own_arguments_that_repeat_an_earlier_call_are_not_compared():
+    tools = [{"name": "get_weather", "parameters": {"type": "object", "properties": {"lat": {"type": "number"}}}}]
+    calls = [{"name": "get_weather", "arguments": {"lat": 51.51}, "output": "London: 14 °C"},
+             {"name": "get_weather", "arguments": {"lat": 35.68}, "output": "Tokyo: 22 °C"}]
+    with scripted_judge(_fits_and_fills('{"lat": 51.51}')):  # the judge fills both calls with London
+        result = check("x", "argument-correctness", tools=tools, query="Weather in London and Tokyo?",
+                       tool_calls=calls)
+    london, tokyo = result.detail["calls"]
+    assert london["agreement"] == {"lat": 1.0} and london["score"] == pytest.approx(0.8)
+    assert tokyo["score"] == pytest.approx(0.6) and "agreement" not in tokyo  # not halved against the copy
+    assert tokyo["not_compared"] == "the judge's own arguments repeat an earlier call of this tool"
+    # a fill that differs from every earlier call is still compared
+    with scripted_judge(_fits_and_fills('{"lat": 40.0}')):
+        other = check("x", "argument-correctness", tools=tools, query="Weather in London and Tokyo?",
+                      tool_calls=calls)
+    assert [c["score"] for c in other.detail["calls"]] == [pytest.approx(0.3), pytest.approx(0.3)]
+
+
 def test_numbers_agree_within_half_a_percent():
     assert argument_agreement(48.86, 48.8534) == (1.0, "number") and argument_agreement(200, 199) == (1.0, "number")
     assert argument_agreement(2020, 2002) == (0.0, "number") and argument_agreement(0, 0.001) == (0.0, "number")

@@ -453,7 +453,8 @@ class ArgumentCorrectness(JudgedMetric):
     description (P(PASS)), then fills the call itself (its own arguments, generated under the tool's
     schema) and the two are compared (``compared_with_own``: a number, true/false, time of day, date,
     e-mail address or code that differs halves P, every argument equal lifts it half-way to 1; tune
-    0.739 → 0.891, docs/agentic.md).
+    0.739 → 0.891, docs/agentic.md). Own arguments that repeat an earlier call of the same tool are not
+    compared (``repeats_earlier_call``: the judge copied what it saw).
     ``config.judge: false`` keeps only the schema check: a call whose arguments pass its schema
     scores 1, a call with no schema is not checked (listed in the detail, left out of the mean).
     Score = mean over checked calls. Pass mark 0.55, the best round mark on the tune split of
@@ -492,6 +493,9 @@ class ArgumentCorrectness(JudgedMetric):
             own = await _own_arguments(question, name, spec, calls[:position])
             if own is None:
                 record["own_arguments"] = "the judge's own arguments were not a JSON object: not compared"
+            elif repeats_earlier_call(own, name, calls[:position]):
+                record["own_arguments"] = own
+                record["not_compared"] = "the judge's own arguments repeat an earlier call of this tool"
             else:
                 score, agreement = compared_with_own(score, arguments, own)
                 record.update(own_arguments=own, agreement=agreement)
@@ -633,6 +637,14 @@ def argument_agreement(own: Any, given: Any) -> tuple[float, str]:
             return typed
     as_text = [v if isinstance(v, str) else json.dumps(v, ensure_ascii=False) for v in (own, given)]
     return answer_f1(*as_text), "text"
+
+
+def repeats_earlier_call(own: dict[str, Any], tool: str, earlier: list[dict[str, Any]]) -> bool:
+    """The judge's own arguments for a call are those of an earlier call of the same tool. Filling the
+    second of two calls (the weather in London, then in Tokyo) with the first call's results in view,
+    the small judge copies the first call's values; comparing the agent's call with that copy would
+    halve a right call, and lift an agent that repeated the call by mistake."""
+    return any(str(call.get("name")) == tool and call.get("arguments") == own for call in earlier)
 
 
 def compared_with_own(probability: float, arguments: dict[str, Any], own: dict[str, Any]
