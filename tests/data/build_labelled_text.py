@@ -1187,6 +1187,7 @@ FACTUALITY = [
 # two parts swapped is label 0. (group, query, expected, [(output, kind, label), ...])
 # ---------------------------------------------------------------------------------------------
 MISSING, WRONG_PART, SWAPPED = "missing-part", "wrong-part", "swapped-parts"
+LANG_WRONG_WORD = "other-language-wrong-word"
 ANSWER_CORRECTNESS = [
     ("light-primaries", "What are the three primary colours of light?", "Red, green and blue.",
      [("The primary colours of light are blue, red and green.", P, 1), ("Rojo, verde y azul.", LANG, 1),
@@ -1525,6 +1526,47 @@ ANSWER_CORRECTNESS = [
      [("Um adulto tem 206 ossos.", LANG, 1), ("Um adulto tem 212 ossos.", LANG_WRONG, 0)]),
     ("lang-museum-closed", "On which day is the museum closed?", "Mondays.",
      [("Het museum is op maandag gesloten.", LANG, 1), ("Het museum is op dinsdag gesloten.", LANG_WRONG, 0)]),
+    # Answers in another language whose wrong one changes a word that is not a value — a colour, a
+    # direction, an animal, an ingredient (3 December 2026): the values check cannot catch these.
+    ("lang-italy-flag", "What colours are on the flag of Italy?", "The flag of Italy is green, white and red.",
+     [("La bandera de Italia es verde, blanca y roja.", LANG, 1),
+      ("La bandera de Italia es azul, blanca y roja.", LANG_WRONG_WORD, 0)]),
+    ("lang-sunrise", "In which direction does the sun rise?", "The sun rises in the east.",
+     [("Die Sonne geht im Osten auf.", LANG, 1), ("Die Sonne geht im Westen auf.", LANG_WRONG_WORD, 0)]),
+    ("lang-blood-stain", "Should I use hot or cold water on a fresh blood stain?",
+     "Use cold water; hot water sets the stain.",
+     [("Utilisez de l'eau froide ; l'eau chaude fixe la tache.", LANG, 1),
+      ("Utilisez de l'eau chaude ; l'eau froide fixe la tache.", LANG_WRONG_WORD, 0)]),
+    ("lang-uk-driving", "Which side of the road do people drive on in the UK?", "People drive on the left in the UK.",
+     [("Nel Regno Unito si guida a sinistra.", LANG, 1), ("Nel Regno Unito si guida a destra.", LANG_WRONG_WORD, 0)]),
+    ("lang-honeybees", "What do honeybees produce?", "Honeybees produce honey and beeswax.",
+     [("As abelhas produzem mel e cera.", LANG, 1), ("As abelhas produzem leite e cera.", LANG_WRONG_WORD, 0)]),
+    ("lang-exam-kit", "What must I bring to the written exam?", "Bring a pencil and an eraser.",
+     [("Neem een potlood en een gum mee.", LANG, 1), ("Neem een pen en een liniaal mee.", LANG_WRONG_WORD, 0)]),
+    ("lang-hummus", "What is the main ingredient of hummus?", "Hummus is made mainly from chickpeas.",
+     [("El hummus se hace sobre todo con garbanzos.", LANG, 1),
+      ("El hummus se hace sobre todo con lentejas.", LANG_WRONG_WORD, 0)]),
+    ("lang-vaccine-storage", "Where should the vaccine be stored?", "Keep it in the fridge, never in the freezer.",
+     [("Im Kühlschrank lagern, niemals im Gefrierfach.", LANG, 1),
+      ("Im Gefrierfach lagern, niemals im Kühlschrank.", LANG_WRONG_WORD, 0)]),
+    ("lang-caterpillar", "What does a caterpillar turn into?", "A caterpillar turns into a butterfly.",
+     [("Une chenille devient un papillon.", LANG, 1), ("Une chenille devient une abeille.", LANG_WRONG_WORD, 0)]),
+    ("lang-breathe-out", "Which gas do we breathe out?", "We breathe out carbon dioxide.",
+     [("Espiriamo anidride carbonica.", LANG, 1), ("Espiriamo ossigeno.", LANG_WRONG_WORD, 0)]),
+    ("lang-wheelchair-floors", "Can I reach the upper floors in a wheelchair?", "Yes, a lift serves every floor.",
+     [("Sim, há um elevador em todos os andares.", LANG, 1), ("Não, o edifício só tem escadas.", LANG_WRONG_WORD, 0)]),
+    ("lang-smoke-alarm", "The smoke alarm chirps every minute. What should I do?", "Replace the alarm's battery.",
+     [("Vervang de batterij van de melder.", LANG, 1), ("Maak de sensor van de melder schoon.", LANG_WRONG_WORD, 0)]),
+    ("lang-ripe-banana", "What colour is a ripe banana?", "A ripe banana is yellow.",
+     [("Eine reife Banane ist gelb.", LANG, 1), ("Eine reife Banane ist grün.", LANG_WRONG_WORD, 0)]),
+    ("lang-ice-water", "Does ice float or sink in water?", "Ice floats on water.",
+     [("El hielo flota en el agua.", LANG, 1), ("El hielo se hunde en el agua.", LANG_WRONG_WORD, 0)]),
+    ("lang-fern-spot", "Where should I put this fern?", "Put it in a shady, humid spot.",
+     [("Placez-la dans un endroit ombragé et humide.", LANG, 1),
+      ("Placez-la dans un endroit ensoleillé et sec.", LANG_WRONG_WORD, 0)]),
+    ("lang-mozzarella", "What is traditional mozzarella made from?", "Traditional mozzarella is made from buffalo milk.",
+     [("La mozzarella tradizionale si fa con latte di bufala.", LANG, 1),
+      ("La mozzarella tradizionale si fa con latte di capra.", LANG_WRONG_WORD, 0)]),
 ]
 
 
