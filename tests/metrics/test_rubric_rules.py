@@ -134,21 +134,32 @@ def test_word_and_sentence_counts():
     assert rules.sentence_count("") == 0
 
 
+def test_a_language_is_read_among_the_criteria_languages_and_only_when_it_can_be():
+    # over all of py3langid's 97 languages "Yes." reads as Kabyle and "No problem at all." as Danish
+    for short in ("Yes.", "No problem at all.", "Guten Morgen."):
+        assert rules.detect_language(short)[1] < rules.MIN_LANGUAGE_PROBABILITY
+        assert rules.form_verdict("Responds in English.", short) is None  # the judge decides
+    english = rules.form_verdict("Responds in English.", "Sure, here is the summary you asked for.")
+    assert english.holds is True and english.measured.startswith("detected en (P ")
+    spanish = rules.form_verdict("Responds in English.", "Claro, aquí tienes el resumen que pediste.")
+    assert spanish.holds is False and spanish.measured.startswith("detected es (P ")
+
+
 def test_a_missing_language_identifier_is_reported(monkeypatch):
     import builtins
 
     real_import = builtins.__import__
 
     def no_langid(name, *args, **kwargs):
-        if name == "py3langid":
+        if name.split(".")[0] == "py3langid":
             raise ImportError(name)
         return real_import(name, *args, **kwargs)
 
-    rules._identifier.cache_clear()
+    rules.language_identifier.cache_clear()
     monkeypatch.setattr(builtins, "__import__", no_langid)
     try:
         with pytest.raises(rules.LanguageIdUnavailable):
             rules.detect_language("Hola, ¿qué tal?")
     finally:
         monkeypatch.undo()
-        rules._identifier.cache_clear()
+        rules.language_identifier.cache_clear()

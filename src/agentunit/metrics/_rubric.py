@@ -26,6 +26,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 # Verbs that start a second criterion after " and " ("... and states the amount").
 _CRITERION_VERB = re.compile(
@@ -137,7 +138,8 @@ def split_criteria(rubric: str) -> list[str]:
 
 def form_verdict(criterion: str, response: str) -> FormVerdict | None:
     """Decide a criterion about form by code, or None when it is not one (or is negated: "not in
-    English" goes to the judge). Checks: language (py3langid), numbered / bulleted list, sentence
+    English" goes to the judge). Checks: language (py3langid among the languages a criterion can name;
+    a text whose language it reads with P < 0.5, such as "Yes.", goes to the judge), numbered / bulleted list, sentence
     count and limits, word limits, asks a question (a question mark), valid JSON."""
     text = response.strip()
     if _NEGATED.search(criterion):
@@ -145,8 +147,10 @@ def form_verdict(criterion: str, response: str) -> FormVerdict | None:
     language = _LANGUAGE.search(criterion)
     if language:
         wanted = _LANGUAGES[language.group(1).lower()]
-        found = detect_language(text)
-        return FormVerdict(found == wanted, f"language is {wanted}", f"detected {found}")
+        found, probability = detect_language(text)
+        if probability < MIN_LANGUAGE_PROBABILITY:
+            return None  # too short to read ("Yes."): the judge decides
+        return FormVerdict(found == wanted, f"language is {wanted}", f"detected {found} (P {probability:.2f})")
     if _NUMBERED_LIST.search(criterion):
         items = _numbered_items(text)
         return FormVerdict(items >= 2, "numbered list", f"{items} numbered items")
@@ -372,20 +376,35 @@ _ABBREVIATION = re.compile(r"\b(?:Dr|Mr|Mrs|Ms|Prof|St|No|vs|etc|e\.g|i\.e|appro
 NOT_LANGUAGE = re.compile(r"`[^`]*`|https?://\S+|\d+")  # code, links and numbers tell no language
 
 
-@lru_cache(maxsize=1)
-def _identifier():
-    import py3langid
-
-    return py3langid
+# Below this probability a text's language is not read: "Yes." or "No problem at all." get 0.2–0.5
+# among the criteria's languages (and read as Kabyle or Danish among all 97 of py3langid's).
+MIN_LANGUAGE_PROBABILITY = 0.5
 
 
-def detect_language(text: str) -> str:
-    """The ISO 639-1 code of the text's language (py3langid, shipped in the ``judge`` extra)."""
+@lru_cache(maxsize=4)
+def language_identifier(languages: tuple[str, ...]) -> Any:
+    """py3langid's identifier (the ``judge`` extra) restricted to ``languages`` (ISO 639-1 codes), its
+    probabilities normalised over them; ImportError when py3langid is not installed."""
+    from py3langid.langid import MODEL_FILE, LanguageIdentifier
+
+    identifier = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
+    identifier.set_languages(list(languages))
+    return identifier
+
+
+def _identifier() -> Any:
+    return language_identifier(tuple(sorted(set(_LANGUAGES.values()))))
+
+
+def detect_language(text: str) -> tuple[str, float]:
+    """(ISO 639-1 code, probability) of the text's language among the languages a criterion can name
+    (py3langid, shipped in the ``judge`` extra); code, links and numbers are left out."""
     try:
-        langid = _identifier()
+        identifier = _identifier()
     except ImportError as error:
         raise LanguageIdUnavailable("py3langid is not installed (pip install 'agentunit[judge]')") from error
-    return str(langid.classify(NOT_LANGUAGE.sub(" ", text))[0])
+    language, probability = identifier.classify(NOT_LANGUAGE.sub(" ", text))
+    return str(language), float(probability)
 
 
 def _within(count: int, bound: str, limit: int) -> bool:

@@ -11,29 +11,22 @@ be read: "Jane Austen." or "Canada." read as German or Spanish with P 0.1–0.4.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
 from agentunit.judges.base import JudgeRequest
 from agentunit.judges.service import current_judge
-from agentunit.metrics._rubric import NOT_LANGUAGE
+from agentunit.metrics._rubric import MIN_LANGUAGE_PROBABILITY, NOT_LANGUAGE, language_identifier
 
 LANGUAGE_NAMES = {"en": "English", "de": "German", "fr": "French", "es": "Spanish", "it": "Italian",
                   "pt": "Portuguese", "nl": "Dutch", "sv": "Swedish", "da": "Danish", "no": "Norwegian",
                   "fi": "Finnish", "pl": "Polish", "cs": "Czech", "tr": "Turkish", "ru": "Russian",
                   "uk": "Ukrainian", "el": "Greek", "ar": "Arabic", "he": "Hebrew", "hi": "Hindi",
                   "zh": "Chinese", "ja": "Japanese", "ko": "Korean", "id": "Indonesian", "vi": "Vietnamese"}
-MIN_LANGUAGE_PROBABILITY = 0.5
 _MAX_TOKENS = 400
 
 
-@lru_cache(maxsize=1)
 def _identifier() -> Any:
-    from py3langid.langid import MODEL_FILE, LanguageIdentifier
-
-    identifier = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
-    identifier.set_languages(list(LANGUAGE_NAMES))
-    return identifier
+    return language_identifier(tuple(LANGUAGE_NAMES))
 
 
 def read_language(text: str) -> tuple[str, float] | None:

@@ -129,8 +129,9 @@ class LlmRubric(JudgedMetric):
     verb ("Is polite and states the refund amount" → 2). Each criterion is decided by the first
     method that applies:
 
-    1. form — language (py3langid), numbered / bulleted list, sentence and word limits, asks a
-       question, valid JSON: 1.0 or 0.0 from code;
+    1. form — language (py3langid; a text it reads with P < 0.5, such as "Yes.", goes to the judge),
+       numbered / bulleted list, sentence and word limits, asks a question, valid JSON: 1.0 or 0.0
+       from code;
     2. refusal — "refuses / declines to …" scores 1.0 exactly when the output refuses ("I can't
        share …"); "helps rather than refusing" scores 0.0 when it refuses;
     3. judge — one yes/no decision on the statement "The text <criterion>." about the output (the
