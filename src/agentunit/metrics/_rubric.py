@@ -139,8 +139,9 @@ def split_criteria(rubric: str) -> list[str]:
 def form_verdict(criterion: str, response: str) -> FormVerdict | None:
     """Decide a criterion about form by code, or None when it is not one (or is negated: "not in
     English" goes to the judge). Checks: language (py3langid among the languages a criterion can name;
-    a text whose language it reads with P < 0.5, such as "Yes.", goes to the judge), numbered / bulleted list, sentence
-    count and limits, word limits, asks a question (a question mark), valid JSON."""
+    a text whose language it reads with P < 0.5, such as "Yes.", goes to the judge), numbered /
+    bulleted list, sentence count and limits, word limits, asks a question (a question mark), valid
+    JSON."""
     text = response.strip()
     if _NEGATED.search(criterion):
         return None
