@@ -32,7 +32,7 @@ MAX_RENDER_CHARS = 1_000_000
 MAX_LOOP_ITERATIONS = 1_000_000
 MAX_POWER_BITS = 100_000
 
-_ENV_VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+ENV_REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")  # a suite's ${NAME}: the environment variable NAME
 _LOOP_FILTER = "agentunit_loop_budget"  # inserted around every loop's iterable when compiling
 _loop_budget: contextvars.ContextVar[list[int]] = contextvars.ContextVar("agentunit_loop_budget")
 
@@ -309,4 +309,4 @@ def interpolate_env(text: str, secrets: set[str] | None = None) -> str:
             secrets.add(value)
         return value
 
-    return _ENV_VAR.sub(replace, text)
+    return ENV_REF.sub(replace, text)

@@ -9,14 +9,13 @@ before the first call, naming where the suite reads it.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterator
 from typing import Any
 
+from agentunit.core.templating import ENV_REF
 from agentunit.errors import SuiteError
 from agentunit.suite.problems import Problems
 
-_ENV_REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 _READ_FIELDS = ("url", "headers", "env")
 
 
@@ -54,7 +53,7 @@ def _references(suite: Any) -> Iterator[tuple[str, tuple[Any, ...]]]:
 
 def _env_refs(value: Any, at: tuple[Any, ...]) -> Iterator[tuple[str, tuple[Any, ...]]]:
     if isinstance(value, str):
-        for name in _ENV_REF.findall(value):
+        for name in ENV_REF.findall(value):
             yield name, at
     elif isinstance(value, dict):
         for key, item in value.items():

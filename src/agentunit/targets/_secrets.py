@@ -18,11 +18,10 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from agentunit.core.templating import interpolate_env, render
+from agentunit.core.templating import ENV_REF, interpolate_env, render
 from agentunit.errors import AgentUnitError
 
 REDACTED = "***"
-_ENV_REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 # Stands in for a ``${NAME}`` while the template is rendered. Random per process, so case data cannot
 # forge it; lowercase letters and digits only, so Jinja passes it through as plain text.
 _MARK = "agentunitenv" + os.urandom(8).hex()
@@ -42,7 +41,7 @@ def render_with_env_refs(template: str, variables: dict[str, Any]) -> str:
         names.append(match.group(1))
         return f"{_MARK}x{len(names) - 1}x"
 
-    rendered = render(_ENV_REF.sub(mark, template), variables).replace("$", "$$")
+    rendered = render(ENV_REF.sub(mark, template), variables).replace("$", "$$")
     if not names:
         return rendered
     out = _MARKED.sub(lambda m: "${" + names[int(m.group(1))] + "}", rendered)
