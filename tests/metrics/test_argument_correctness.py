@@ -142,6 +142,15 @@ def test_own_arguments_that_repeat_an_earlier_call_are_not_compared():
         other = check("x", "argument-correctness", tools=tools, query="Weather in London and Tokyo?",
                       tool_calls=calls)
     assert [c["score"] for c in other.detail["calls"]] == [pytest.approx(0.3), pytest.approx(0.3)]
+    # the same arguments as an earlier call of another tool are the judge's fill for this one: compared
+    two_tools = [{"name": "geocode", "parameters": {"type": "object", "properties": {"lat": {"type": "number"}}}},
+                 *tools]
+    with scripted_judge(_fits_and_fills('{"lat": 51.51}')):
+        mixed = check("x", "argument-correctness", tools=two_tools, query="Weather in London?",
+                      tool_calls=[{"name": "geocode", "arguments": {"lat": 51.51}, "output": "ok"},
+                                  {"name": "get_weather", "arguments": {"lat": 51.51}, "output": "14 °C"}])
+    weather = mixed.detail["calls"][1]
+    assert "not_compared" not in weather and weather["agreement"] == {"lat": 1.0}
 
 
 def test_numbers_agree_within_half_a_percent():
