@@ -382,6 +382,12 @@ async def pass_fail(system: str, user: str) -> Decision:
     return await current_judge().decide(JudgeRequest((("system", system), ("user", user)), options=("PASS", "FAIL")))
 
 
+async def yes_probability(system: str, user: str) -> float:
+    """P(yes) of one yes/no decision by the current judge (the statements and per-sentence questions)."""
+    decision = await current_judge().decide(JudgeRequest((("system", system), ("user", user)), options=("yes", "no")))
+    return decision.probabilities["yes"]
+
+
 def set_current_judge(service: JudgeService) -> contextvars.Token:
     return _current.set(service)
 

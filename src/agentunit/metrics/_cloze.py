@@ -204,6 +204,10 @@ class _Answer:
     numbers: set[float]
     words: set[str]
 
+    @classmethod
+    def of(cls, text: str) -> _Answer:
+        return cls(text, numbers_in(text), plain_words(text))
+
 
 def _stated(value: Value, answer: _Answer, reference: str) -> bool:
     """The value is written in the answer: the same number as ``_rubric.number_found`` reads it
@@ -235,8 +239,8 @@ async def reference_values(reference: str, answer: str, translation: str | None 
     "4.95"); an answer that leaves the part out leaves the judge nothing of its own to copy.
     [{value, found, by: "text" | "translation" | "fill", fill}]."""
     out: list[dict[str, str | bool]] = []
-    read = _Answer(answer, numbers_in(answer), plain_words(answer))
-    read_translation = _Answer(translation, numbers_in(translation), plain_words(translation)) if translation else None
+    read = _Answer.of(answer)
+    read_translation = _Answer.of(translation) if translation else None
     for value in claim_values(reference)[:MAX_REFERENCE_VALUES]:
         if _stated(value, read, reference):
             out.append({"value": value.text, "found": True, "by": "text"})

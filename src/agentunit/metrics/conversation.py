@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 from agentunit.errors import MetricConfigError
 from agentunit.judges.base import JudgeRequest
 from agentunit.judges.content_free import calibrated, content_free_prior
-from agentunit.judges.service import current_judge, pass_fail
+from agentunit.judges.service import current_judge, pass_fail, yes_probability
 from agentunit.metrics._rubric import is_refusal_text, split_criteria
 from agentunit.metrics._sentences import split_sentences
 from agentunit.metrics._values import switch
@@ -62,12 +62,9 @@ def last_message_line(turns: list[tuple[str, str]], index: int) -> str:
 
 async def statement_probability(context: str, reply: str, statement: str) -> float:
     """P(yes) that ``statement`` about the assistant's ``reply`` is true, with ``context`` shown."""
-    decision = await current_judge().decide(JudgeRequest((
-        ("system", "You check whether statements about an assistant's reply in a conversation are true. "
-                   "Answer yes or no."),
-        ("user", f"{context}\n\nAssistant reply: {reply}\n\nStatement: {statement}\n"
-                 "Is the statement true?")), options=("yes", "no")))
-    return decision.probabilities["yes"]
+    return await yes_probability(
+        "You check whether statements about an assistant's reply in a conversation are true. Answer yes or no.",
+        f"{context}\n\nAssistant reply: {reply}\n\nStatement: {statement}\nIs the statement true?")
 
 
 class _TurnMetric(JudgedMetric):
@@ -277,21 +274,17 @@ class RoleAdherence(_TurnMetric):
 
 async def in_job_probability(role: str, sentence: str) -> float:
     """P(yes) that saying ``sentence`` is part of the job of ``role``."""
-    decision = await current_judge().decide(JudgeRequest((
-        ("system", "You decide what an assistant's job covers. Answer yes or no."),
-        ("user", f"The assistant is {role}.\nThe assistant says: {sentence}\n\n"
-                 f"Is saying this part of the job of {role}?")), options=("yes", "no")))
-    return decision.probabilities["yes"]
+    return await yes_probability("You decide what an assistant's job covers. Answer yes or no.",
+                                 f"The assistant is {role}.\nThe assistant says: {sentence}\n\n"
+                                 f"Is saying this part of the job of {role}?")
 
 
 async def outside_advice_probability(role: str, sentence: str) -> float:
     """P(yes) that ``sentence`` gives advice outside the job of ``role`` (the job question's other polarity)."""
-    decision = await current_judge().decide(JudgeRequest((
-        ("system", "You answer questions about what an assistant says. Answer yes or no."),
-        ("user", f"The assistant is {role}.\nSentence: {sentence}\n\n"
-                 f"Does this sentence give medical, legal, financial or other advice that is not the job of {role}?")),
-        options=("yes", "no")))
-    return decision.probabilities["yes"]
+    return await yes_probability(
+        "You answer questions about what an assistant says. Answer yes or no.",
+        f"The assistant is {role}.\nSentence: {sentence}\n\n"
+        f"Does this sentence give medical, legal, financial or other advice that is not the job of {role}?")
 
 
 @register("conversation-relevancy", family="conversation", needs=("output",), threshold=0.75, model="judge",

@@ -22,7 +22,7 @@ from agentunit.metrics import create_metric, metric_name_and_label
 from agentunit.metrics.registry import UnknownMetricError, generation, lookup, normalize
 from agentunit.suite.fields import boolean, by_type, check_fields, integer, list_of, mapping, number, shown, text
 from agentunit.suite.locate import format_path
-from agentunit.suite.problems import Problems
+from agentunit.suite.problems import MISSPELLED_EXPECTED, Problems
 from agentunit.suite.transform import Transform, TransformError, load_transform
 
 CASE_KEYS = frozenset({
@@ -34,7 +34,6 @@ CASE_KEYS = frozenset({
 EXPECTED_CELLS = "__expected"
 METRIC_KEYS = frozenset({"metric", "type", "value", "expected_output", "expcted_output", "threshold",
                          "weight", "config", "label", "assert", "metrics", "expected_pass"})
-MISSPELLED_EXPECTED = "expcted_output"
 PROMPT_KEYS = ("prompt", "query", "input")
 _METRIC_CACHE: dict[tuple[Any, ...], Any] = {}
 _METRIC_CACHE_LIMIT = 4096
@@ -204,8 +203,7 @@ def _parse_metric_entry(entry: Any, where: Where, keys: tuple[Any, ...], problem
     elif isinstance(entry, dict):
         spec = entry
         name, label = metric_name_and_label(spec)
-        problems.unknown_keys(spec, METRIC_KEYS, path, "metric", file=where.file, line=where.line,
-                              unadvertised=(MISSPELLED_EXPECTED,))
+        problems.unknown_keys(spec, METRIC_KEYS, path, "metric", file=where.file, line=where.line)
         if not isinstance(name, str):
             problems.error("metric entry needs a 'metric' name", path, file=where.file, line=where.line,
                            suggestion="write {metric: contains, value: ...}")
@@ -424,8 +422,7 @@ def build_case(
     expected_cells = raw.get(EXPECTED_CELLS) if where.from_data else None
     if expected_cells is not None:
         raw = {k: v for k, v in raw.items() if k != EXPECTED_CELLS}
-    problems.unknown_keys(raw, CASE_KEYS, where.key_path, "case", file=where.file, line=where.line,
-                          unadvertised=(MISSPELLED_EXPECTED,))
+    problems.unknown_keys(raw, CASE_KEYS, where.key_path, "case", file=where.file, line=where.line)
     fields_ok = check_fields(raw, CASE_FIELDS, where.key_path, problems, file=where.file, line=where.line)
     check_media(raw, where.key_path, problems, file=where.file, line=where.line, media_dir=media_dir,
                 limits=media_limits)

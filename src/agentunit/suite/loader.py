@@ -15,7 +15,7 @@ from typing import Any
 from agentunit.errors import Problem, SuiteError
 from agentunit.judges.providers import PROVIDERS
 from agentunit.media import MediaLimits
-from agentunit.suite.cases import CASE_FIELDS, CASE_KEYS, MISSPELLED_EXPECTED, Where, check_media, parse_metric_list
+from agentunit.suite.cases import CASE_FIELDS, CASE_KEYS, Where, check_media, parse_metric_list
 from agentunit.suite.fields import (
     Check,
     boolean,
@@ -382,7 +382,7 @@ def _defaults(defaults: Any, file: str | None, problems: Problems, base_dir: Pat
         problems.error("expected_pass is a human verdict on one case: it cannot be a default", ("defaults",
                        "expected_pass"), suggestion="put `expected_pass:` on each case, or use --labels FILE")
     problems.unknown_keys({k: v for k, v in defaults.items() if k != "expected_pass"}, CASE_KEYS - {"id"},
-                          ("defaults",), "defaults", unadvertised=(MISSPELLED_EXPECTED,))
+                          ("defaults",), "defaults")
     if not check_fields(defaults, CASE_FIELDS, ("defaults",), problems, file=file):
         return {k: v for k, v in defaults.items() if k == "metrics"}
     if "transform" in defaults and _transform(defaults["transform"], ("defaults", "transform"), problems,

@@ -12,6 +12,9 @@ from agentunit.suite.locate import as_written, format_path, line_of
 
 MAX_PROBLEMS = 50
 
+# A published misspelling of ``expected_output``, read with a warning and never suggested.
+MISSPELLED_EXPECTED = "expcted_output"
+
 
 def printable(text: str) -> str:
     """``text`` on one line with nothing a terminal would act on: newlines, escape sequences and lone
@@ -56,13 +59,13 @@ class Problems:
             self.warnings.append(_Pending(message, file or self.file, key_path, line, suggestion))
 
     def unknown_keys(self, data: dict[str, Any], allowed: Iterable[str], key_path: tuple[Any, ...], what: str,
-                     *, file: str | None = None, line: int | None = None, unadvertised: Iterable[str] = ()) -> None:
+                     *, file: str | None = None, line: int | None = None) -> None:
         """An error for each key of ``data`` not in ``allowed``, suggesting the closest allowed key or
-        listing them; keys in ``unadvertised`` (accepted misspellings) are never suggested."""
+        listing them; an accepted misspelling (MISSPELLED_EXPECTED) is never suggested."""
         if isinstance(allowed, (frozenset, set)) and data.keys() <= allowed:
             return
         allowed = list(allowed)
-        advertised = sorted(set(allowed) - set(unadvertised))
+        advertised = sorted(set(allowed) - {MISSPELLED_EXPECTED})
         for key in data:
             if key not in allowed:
                 close = difflib.get_close_matches(str(key), advertised, n=1, cutoff=0.6)
