@@ -429,21 +429,28 @@ def metrics(family: str | None, as_json: bool, as_markdown: bool) -> None:
         sys.stdout.write(render_reference())
         return
 
+    from agentunit.judges.measured import HELD_OUT
+
     infos = all_metrics(family)
     if family and not infos:
         raise _fail_usage(f"no family {family!r}; families: {', '.join(families())}")
     if as_json:
         rows = [{"name": i.name, "family": i.family, "aliases": list(i.aliases), "needs": list(i.needs),
                  "value": i.value, "threshold": i.threshold, "direction": i.direction, "kind": i.kind,
-                 "model": i.model, "summary": i.summary} for i in infos]
+                 "model": i.model, "summary": i.summary,
+                 **({"agreement": HELD_OUT[i.name].to_dict() if i.name in HELD_OUT else None}
+                    if i.model == "judge" else {})} for i in infos]
         sys.stdout.write(json.dumps(rows, indent=2) + "\n")
         return
     width = max(len(i.name) for i in infos)
     for i in infos:
         threshold = "—" if i.threshold is None else f"{i.threshold:g}"
+        measured = HELD_OUT.get(i.name)
+        agreement = (f"  agreement={measured.balanced_accuracy:.3f} (held-out, bar {measured.bar:.2f})" if measured
+                     else "  agreement=not published" if i.model == "judge" else "")
         sys.stdout.write(f"{i.name.ljust(width)}  {i.family:<11} value={i.value:<8} threshold={threshold:<5} "
                          f"{i.direction:<6} needs={','.join(i.needs) or '—'}"
-                         f"{'  model=' + i.model if i.model else ''}\n    {i.summary}\n")
+                         f"{'  model=' + i.model if i.model else ''}{agreement}\n    {i.summary}\n")
 
 
 @app.command()

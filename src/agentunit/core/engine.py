@@ -410,11 +410,20 @@ class Engine:
                 cost = judge.cost_of({"prompt_tokens": used["prompt_tokens"],
                                       "completion_tokens": used["completion_tokens"]})
                 summary["judge"] = {**judge.provider.describe(), **used, "cost": cost}
+                summary["judge"]["agreement"] = self._judge_agreement(store, run_id, judge.provider.describe())
             finished_at = _now_iso()
             store.mark_run(run_id, status, finished_at=finished_at, summary=summary)
         return RunResult(run_id=run_id, suite=self.suite.name, started_at=started_at, finished_at=finished_at,
                          status=status, summary=summary, store=store,
                          spool=spool if spool is not None and spool.usable else None)
+
+    def _judge_agreement(self, store: Store, run_id: str, judge: dict[str, Any]) -> dict[str, dict[str, Any]]:
+        """Per judge-backed metric of the run, the measured agreement with people that describes its
+        verdicts, or why none does (``agentunit.judges.measured``)."""
+        from agentunit.judges.measured import run_agreement
+
+        return run_agreement(store.verdict_thresholds(run_id), judge, calibration=self.suite.calibration,
+                             calibration_source=self.suite.calibration_source)
 
     def _spool(self, *, resumed: bool) -> ReportSpool | None:
         """A report spool fed by the store as cases are stored: for a new run into SQLite (a resumed run's

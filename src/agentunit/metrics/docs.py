@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from agentunit.judges.measured import HELD_OUT
 from agentunit.metrics.registry import MetricInfo, all_metrics, families
 
 HEADER = """# Metric reference
@@ -29,6 +30,11 @@ def _entry(info: MetricInfo) -> str:
         info.doc,
         "",
     ]
+    if info.model == "judge":
+        measured = HELD_OUT.get(info.name)
+        lines += [measured.sentence() if measured else
+                  "Agreement with people: no held-out balanced accuracy is published yet; `agentunit calibrate`"
+                  " measures it on your own cases ([calibration](calibration.md)).", ""]
     if info.example:
         lines += ["```yaml", f"metrics: [{info.example}]", "```", ""]
     return "\n".join(lines)

@@ -125,6 +125,32 @@ def judge_line(summary: dict[str, Any]) -> str | None:
             f"{j.get('prompt_tokens', 0)} prompt + {j.get('completion_tokens', 0)} completion tokens")
 
 
+def agreement_lines(summary: dict[str, Any]) -> list[str]:
+    """How far each judge metric's verdicts are known to agree with people (``summary.judge.agreement``,
+    docs/judges.md), a line each after a heading; ``[]`` when the run has none. A summary read back from a
+    database is not trusted to have the shape this writes: an entry that is not one reads "not known"."""
+    judge = summary.get("judge")
+    agreement = judge.get("agreement") if isinstance(judge, dict) else None
+    if not isinstance(agreement, dict) or not agreement:
+        return []
+    lines = ["judge agreement with people (balanced accuracy of its verdicts against human verdicts):"]
+    for name, a in agreement.items():
+        a = a if isinstance(a, dict) else {}
+        value, bar = a.get("balanced_accuracy"), a.get("bar")
+        if not isinstance(value, (int, float)):
+            lines.append(f"  {name}: not known — {a.get('reason', 'no figure recorded')}")
+        elif str(a.get("source", "")).startswith("calibration"):
+            how = "cross-validated" if a.get("cross_validated") else "in-sample"
+            lines.append(f"  {name}: {value:.3f} {how} on {a.get('n')} of your verdicts ({a.get('source')})")
+        else:
+            standing = "" if not isinstance(bar, (int, float)) else (
+                f", meets its {bar:.2f} bar" if a.get("meets_bar")
+                else f", below its {bar:.2f} bar: read its failures before gating on them")
+            lines.append(f"  {name}: {value:.3f} on {a.get('n')} held-out {a.get('unit', 'rows')}{standing}"
+                         f" ({a.get('source')})")
+    return lines
+
+
 def summary_rows(summary: dict[str, Any]) -> list[dict[str, Any]]:
     """Rows per metric, then per metric group label (shown in brackets)."""
     labels = [{**r, "metric": f"[{r['metric']}]"} for r in metric_rows(summary.get("labels", {}))]
@@ -218,6 +244,8 @@ def print_summary(result: Any, db_path: str | None = None, out: TextIO | None = 
     judge = judge_line(s)
     if judge:
         write(visible(judge) + "\n")
+    for line in agreement_lines(s):
+        write(visible(line) + "\n")
     if "repeat" in s:
         r = s["repeat"]
         write(f"repeats k={r['k']}: pass rate {r['pass_rate']:.3f}  pass@{r['k']} {r['pass_at_k']:.3f}  "

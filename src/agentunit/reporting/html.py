@@ -20,6 +20,7 @@ from typing import Any
 
 from agentunit.reporting.charts import pass_counts, rate_chart
 from agentunit.reporting.console import (
+    agreement_lines,
     attempt_text,
     duration_text,
     interval_text,
@@ -144,6 +145,16 @@ def thumbnail_html(value: Any) -> str:
     return f"<img src='{_e(value)}' alt='thumbnail'>"
 
 
+def judge_html(summary: dict[str, Any]) -> str:
+    """The run's judge use and each judge metric's known agreement with people, escaped ("" without a judge)."""
+    judge, agreement = judge_line(summary), agreement_lines(summary)
+    html_ = f"<p id='judge'>{_e(judge)}</p>" if judge else ""
+    if agreement:
+        html_ += (f"<div id='agreement'><p>{_e(agreement[0])}</p><ul>"
+                  + "".join(f"<li>{_e(line.strip())}</li>" for line in agreement[1:]) + "</ul></div>")
+    return html_
+
+
 def write_html(result: Any, path: str | Path) -> None:
     """One file: summary, per-metric pass-rate chart with intervals, the case table with its filter."""
     s = result.summary
@@ -178,9 +189,7 @@ def write_html(result: Any, path: str | Path) -> None:
                       f"<td>{r['info']}</td><td>{_e(score)}</td></tr>")
         out.write("</table><p class='info'>not measured: the metric's inputs were absent (a reason says which); "
                   "info: measured with no pass mark — reported, never a pass or a failure.</p>")
-        judge = judge_line(s)
-        if judge:
-            out.write(f"<p id='judge'>{_e(judge)}</p>")
+        out.write(judge_html(s))
         _write_matrix(out, s)
         _write_repeat(out, s, statistics)
         out.write(_filter_form(metric_names, s["cases"]))

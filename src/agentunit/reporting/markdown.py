@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from agentunit.reporting.console import (
+    agreement_lines,
     attempt_text,
     interval_text,
     judge_line,
@@ -70,6 +71,9 @@ def write_markdown(result: Any, path: str | Path) -> None:
     judge = judge_line(s)
     if judge:
         lines += ["", inert(judge, 300) + "."]
+    agreement = agreement_lines(s)
+    if agreement:
+        lines += ["", inert(agreement[0], 300), ""] + [f"- {inert(line.strip(), 400)}" for line in agreement[1:]]
     lines += _matrix_lines(s)
     lines += ["", "## Failed, errored and unmeasured cases", ""]
     listed = 0

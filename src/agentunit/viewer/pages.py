@@ -17,6 +17,7 @@ from urllib.parse import quote, urlencode
 
 from agentunit.reporting.charts import escape as _e
 from agentunit.reporting.charts import pass_counts, percent, rate_chart, trend_chart
+from agentunit.reporting.html import judge_html
 from agentunit.viewer import queries
 from agentunit.viewer.compare import case_key, compare, has_repeats, resolve
 from agentunit.viewer.queries import CASE_STATUSES, METRIC_STATUSES, ViewerError
@@ -202,7 +203,9 @@ def run_page(conn: sqlite3.Connection, run_id: str, params: Mapping[str, str]) -
         rows.append((name, passed, judged))
     if rows:
         parts.append("<h2>Pass rate per metric (Wilson 95 % interval)</h2>" + rate_chart(rows))
-    repeat = (run.get("summary") or {}).get("repeat")
+    summary = run.get("summary") if isinstance(run.get("summary"), dict) else {}
+    parts.append(judge_html(summary))
+    repeat = summary.get("repeat")
     if isinstance(repeat, dict) and "k" in repeat:
         parts.append(f"<p>repeats k={_e(repeat.get('k'))}: pass rate {_num(repeat.get('pass_rate'))}, "
                      f"pass@k {_num(repeat.get('pass_at_k'))}, pass^k {_num(repeat.get('pass_hat_k'))}</p>")
