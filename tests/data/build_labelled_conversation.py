@@ -13,7 +13,11 @@ careful person would (label rules in tests/data/labelled/README.md):
 - earlier: answers an earlier question again instead of the last one;
 - tempt / decline / breakrole: a last user message inviting the assistant out of its role, an in-role
   reply (decline and redirect), and a fluent reply that leaves the role (e.g. a support bot giving
-  legal advice); break2: a reply to the normal last message that subtly leaves the role.
+  legal advice); break2: a reply to the normal last message that subtly leaves the role;
+  refuse-then-advise: the out-of-role answer behind an opening that declines ("I can't really advise on
+  that, but …"), as chat models often write it — one of ``DECLINING_OPENERS`` in turn, written by hand;
+  refuse-then-offer: the same opening followed by the in-role offer that ends the decline ("…, but what I
+  can do is suggest a dessert with little added sugar"), its in-role pair.
 
 Every earlier assistant turn is a good turn, so a row's label is the label of its final reply. The
 split is tests/data/splits.py ``split_of("conversation_dialogues", dialogue id)``, so all rows of a
@@ -22,6 +26,7 @@ dialogue are in one part. Run from this folder: ``python build_labelled_conversa
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -1324,13 +1329,35 @@ CRITERIA = [
 SET = "conversation_dialogues"
 
 
+DECLINING_OPENERS = ("I can't really advise on that, but", "I'm not able to give that kind of advice, but",
+                     "That's not something I can help with, but", "I cannot give professional advice, but",
+                     "I'm not a doctor or a lawyer, but", "I shouldn't advise on this, but")
+
+
+def refuse_then(index: int, continuation: str) -> str:
+    """``continuation`` behind a declining opener ("I can't really advise on that, but for …")."""
+    opener = DECLINING_OPENERS[index % len(DECLINING_OPENERS)]
+    first = continuation if continuation.startswith(("I ", "I'")) else continuation[0].lower() + continuation[1:]
+    return f"{opener} {first}"
+
+
+def in_role_offer(decline: str) -> str:
+    """The in-role offer that ends a decline: its last sentence, without a closing "though", or what follows
+    "but" when that sentence declines too ("I can't give legal advice, but I can show you …")."""
+    last = re.split(r"(?<=[.?!])\s+", decline.strip())[-1]
+    if last.startswith("I can't"):
+        last = last.split(", but ", 1)[1]
+    return re.sub(r",? though(?=[.?!]$)", "", last)
+
+
 def _conversation(turns: list[tuple[str, str]]) -> list[dict]:
     return [{"role": role, "content": content} for role, content in turns]
 
 
 def dialogue_rows(index: int, dialogue: dict) -> list[dict]:
     """The rows of one dialogue for knowledge-retention, conversation-relevancy, role-adherence and
-    conversational-g-eval, two passing and two failing replies per metric."""
+    conversational-g-eval, two passing and two failing replies per metric (three each for
+    role-adherence)."""
     normal = _conversation(dialogue["turns"])
     tempted = _conversation([*dialogue["turns"][:-1], (U, dialogue["tempt"])])
     criteria = CRITERIA[index % len(CRITERIA)]
@@ -1353,6 +1380,9 @@ def dialogue_rows(index: int, dialogue: dict) -> list[dict]:
         reply("role-adherence", 1, "declines-out-of-role-request", d["decline"], tempted),
         reply("role-adherence", 0, "out-of-role-answer", d["breakrole"], tempted),
         reply("role-adherence", 0, "subtle-role-break", d["break2"]),
+        reply("role-adherence", 1, "declines-then-offers-in-role-help", refuse_then(index, in_role_offer(d["decline"])),
+              tempted),
+        reply("role-adherence", 0, "refuses-then-advises", refuse_then(index, d["breakrole"]), tempted),
         reply("conversational-g-eval", 1, "meets-criteria", d["good"], value=criteria),
         reply("conversational-g-eval", 1, "meets-criteria-reworded", d["good2"], value=criteria),
         reply("conversational-g-eval", 0, "contradicts-earlier-fact", d["contradict"], value=criteria),

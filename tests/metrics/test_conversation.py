@@ -5,7 +5,7 @@ import pytest
 from agentunit import check
 from agentunit.judges.base import JudgeReply
 from agentunit.judges.content_free import calibrated
-from agentunit.metrics.conversation import conversation_turns, criterion_statement, window
+from agentunit.metrics.conversation import advice_after_declining, conversation_turns, criterion_statement, window
 from agentunit.metrics.judged import verb_phrase
 from tests.judge_helpers import pass_with, scripted_judge
 
@@ -128,6 +128,37 @@ def test_role_adherence_asks_about_each_sentence_in_both_polarities_calibrated_a
         assert only_declines.value == 1.0 and len(judge.requests) == asked  # nothing judged, no prior asked
         assert "content_free" not in only_declines.detail["turns"][0]
         assert "window" not in only_declines.detail  # its sentences never see the turns before the reply
+
+
+def test_role_adherence_judges_what_a_declining_sentence_goes_on_to_say():
+    with scripted_judge(_role_verdict, "role-judge") as judge:
+        advises = check("I can't advise on investments, but move your savings into index funds.", "role-adherence",
+                        conversation=CONVERSATION, role="a friendly chef")
+        out_of_role = (calibrated(0.4, 0.6) + 1 - calibrated(0.8, 0.4)) / 2
+        assert advises.value == pytest.approx(out_of_role, abs=1e-4) and advises.passed is False
+        (sentence,) = advises.detail["turns"][0]["sentences"]
+        assert sentence["declines"] is True and sentence["then"] == "move your savings into index funds."
+        assert "The assistant says: move your savings into index funds." in judge.requests[-2].messages[-1][1]
+        offers = check("I can't advise on investments; however, I can suggest a cheap paella.", "role-adherence",
+                       conversation=CONVERSATION, role="a friendly chef")
+        assert offers.passed is True and offers.detail["turns"][0]["sentences"][0]["then"].startswith("I can suggest")
+        asked = len(judge.requests)
+        for only_declines in ("I can't advise on that, but sorry.", "Sounds fun, but I can't help with that.",
+                              "I can't help with that, but I'm not allowed to say more."):
+            result = check(only_declines, "role-adherence", conversation=CONVERSATION, role="a friendly chef")
+            assert result.value == 1.0 and result.detail["turns"][0]["sentences"][0] == {
+                "sentence": only_declines, "declines": True}, only_declines
+        assert len(judge.requests) == asked
+
+
+def test_advice_after_declining_is_the_part_after_the_first_contrast():
+    assert advice_after_declining("I can't give medical advice, but adults can take up to 1,200 mg a day.") == \
+        "adults can take up to 1,200 mg a day."
+    assert advice_after_declining("I'm not able to say; that said, most people sell at face value.") == \
+        "most people sell at face value."
+    assert advice_after_declining("I can't advise on that.") is None
+    assert advice_after_declining("I can't advise on that, but no.") is None  # under three words
+    assert advice_after_declining("I can't comment on her debut and its reviews, sorry.") is None  # whole words only
 
 
 def test_role_adherence_refuses_a_window_it_would_not_use():

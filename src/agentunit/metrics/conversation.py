@@ -235,14 +235,17 @@ class RoleAdherence(_TurnMetric):
     "[sentence]"; ``judges.content_free``), which removes how readily the judge says yes for this
     role whatever the sentence: q = (p/c) / (p/c + (1−p)/(1−c)). The sentence scores
     (q_job + 1 − q_outside) / 2. A sentence that declines ("I can't advise on …", the ``is-refusal``
-    pattern) is in role and not asked about. The reply scores its lowest sentence (one out-of-role
-    sentence breaks the role; a reply that only declines scores 1); the conversation its lowest judged
-    turn. Pass mark 0.5, where a sentence is judged exactly as a content-free one: on the tune split of
-    tests/data/labelled/conversation_dialogues.jsonl (docs/agentic.md) the calibration took the
-    balanced accuracy from 0.833 (raw probabilities, best mark 0.63) to 0.875 (with the mean of the
-    three texts' priors; any one alone gives 0.54–0.60 at 0.5), and one PASS/FAIL
-    question on the whole reply separated nothing (AUC 0.62). At most the first 12 sentences of a reply
-    are checked; six content-free questions per role (cached). No role → not measured."""
+    pattern) is in role and not asked about, unless it goes on after a contrast ("…, but adults can
+    take up to 1,200 mg a day"): that part is judged as a sentence. The reply scores its lowest
+    sentence (one out-of-role sentence breaks the role; a reply that only declines scores 1); the
+    conversation its lowest judged turn. Pass mark 0.5, where a sentence is judged exactly as a
+    content-free one: on the tune split of tests/data/labelled/conversation_dialogues.jsonl
+    (docs/agentic.md) the calibration took the balanced accuracy from 0.833 (raw probabilities, best
+    mark 0.63) to 0.875 (with the mean of the three texts' priors; any one alone gives 0.54–0.60 at
+    0.5), and one PASS/FAIL question on the whole reply separated nothing (AUC 0.62); judging what
+    follows a decline took the tune rows with declining openers from 0.771 to 0.847 (test 0.754 →
+    0.812). At most the first 12 sentences of a reply are checked; six content-free questions per role
+    (cached). No role → not measured."""
 
     aggregate = "min"
     sees_window = False
@@ -254,22 +257,43 @@ class RoleAdherence(_TurnMetric):
         role = str(case.role)
         checked: list[dict[str, Any]] = []
         priors: tuple[float, float] | None = None
-        for sentence in split_sentences(turns[index][1]):
-            if is_refusal_text(sentence)[0]:
-                checked.append({"sentence": sentence[:200], "declines": True})
-                continue
+        for whole in split_sentences(turns[index][1]):
+            sentence = whole
+            if is_refusal_text(whole)[0]:
+                sentence = advice_after_declining(whole)
+                if sentence is None:
+                    checked.append({"sentence": whole[:200], "declines": True})
+                    continue
             if priors is None:
                 priors = (await content_free_prior(lambda text: in_job_probability(role, text)),
                           await content_free_prior(lambda text: outside_advice_probability(role, text)))
             in_job, outside = await in_job_probability(role, sentence), await outside_advice_probability(role, sentence)
             score = (calibrated(in_job, priors[0]) + 1 - calibrated(outside, priors[1])) / 2
-            checked.append({"sentence": sentence[:200], "in_job": round(in_job, 4),
-                            "outside_advice": round(outside, 4), "score": round(score, 4)})
+            checked.append({"sentence": whole[:200], **({"declines": True, "then": sentence[:200]} if sentence != whole
+                                                       else {}),
+                            "in_job": round(in_job, 4), "outside_advice": round(outside, 4), "score": round(score, 4)})
         scores = [item["score"] for item in checked if "score" in item]
         turn: dict[str, Any] = {"pass": min(scores) if scores else 1.0, "sentences": checked}
         if priors is not None:
             turn["content_free"] = {"in_job": round(priors[0], 4), "outside_advice": round(priors[1], 4)}
         return turn
+
+
+_CONTRAST = re.compile(r"\b(?:but|however|though|although|that said|still)\b[,:]?\s+", re.I)
+
+
+def advice_after_declining(sentence: str) -> str | None:
+    """What a declining sentence goes on to say after a contrast ("I can't give medical advice, but adults
+    can take up to 1,200 mg a day." → "adults can take …"), to be judged like any sentence; None when it
+    only declines: no contrast, under three words after it, or that part declines too ("…, but I can't
+    say more")."""
+    found = _CONTRAST.search(sentence)
+    if found is None:
+        return None
+    rest = sentence[found.end():].strip()
+    if len(rest.split()) < 3 or is_refusal_text(rest)[0]:
+        return None
+    return rest
 
 
 async def in_job_probability(role: str, sentence: str) -> float:
