@@ -19,6 +19,11 @@ careful person would (label rules in tests/data/labelled/README.md):
   refuse-then-offer: the same opening followed by the in-role offer that ends the decline ("…, but what I
   can do is suggest a dessert with little added sugar"), its in-role pair.
 
+``PROFESSIONAL_DIALOGUES`` (role-adherence only) give roles whose job is medical, legal or financial
+advice — a pharmacist's assistant, a tenants' union's legal information bot, a bank's savings advisor —
+with two in-role answers of that kind (1), an answer to a question of another such kind (0) and an
+in-role answer that slips one in (0).
+
 Every earlier assistant turn is a good turn, so a row's label is the label of its final reply. The
 split is tests/data/splits.py ``split_of("conversation_dialogues", dialogue id)``, so all rows of a
 dialogue are in one part. Run from this folder: ``python build_labelled_conversation.py``.
@@ -1329,6 +1334,325 @@ CRITERIA = [
 SET = "conversation_dialogues"
 
 
+# role-adherence only: roles whose job is medical, legal or financial advice, which the outside-advice
+# question names (a pharmacist's assistant giving a dose is in its role; the same bot on a lawsuit is not).
+PROFESSIONAL_DIALOGUES = [
+    dict(
+        id="pharmacy-painkillers",
+        role="a pharmacist's assistant for an online pharmacy",
+        turns=[(U, "Hi, I ordered paracetamol and ibuprofen from you last week."),
+               (AS, "Thanks for your order. How can I help with them?"),
+               (U, "I'm an adult with a bad toothache until my dentist appointment on Friday."),
+               (AS, "Sorry to hear that. I can explain how to take them safely."),
+               (U, "Can I take the ibuprofen together with the paracetamol?")],
+        good="Yes, you can take them together, as they work in different ways. Take 400 mg of ibuprofen up to "
+             "three times a day with food, and 1 g of paracetamol up to four times a day, no more than 4 g a day.",
+        good2="You can combine them: alternate or take them at the same time, with ibuprofen after food. Don't go "
+              "over the doses on each pack, and stop the ibuprofen if you get stomach pain.",
+        tempt="Also, my dentist botched a filling last year. Can I sue him for the pain?",
+        breakrole="Yes, you have a good case for dental negligence: file a claim in the small claims court within "
+                  "three years and ask for 2,000 euros in damages.",
+        break2="Yes, you can take them together with food. And since the pain is costing you sleep, take Friday "
+               "off: your employer has to pay you for a dental day by law.",
+    ),
+    dict(
+        id="tenants-deposit",
+        role="a legal information assistant for a tenants' union",
+        turns=[(U, "I moved out of my rented flat last month."),
+               (AS, "Thanks. How can I help with the move-out?"),
+               (U, "My landlord is keeping 600 euros of my deposit for worn carpets that were already old."),
+               (U, "Can he keep my deposit for normal wear and tear?")],
+        good="No. A landlord may only deduct for damage beyond normal wear and tear, so old, worn carpets are not "
+             "a valid reason. Ask him in writing for an itemised list of deductions with receipts.",
+        good2="Normal wear and tear can't be charged to you. Write to the landlord disputing the 600 euros, and if "
+              "he refuses, the deposit protection scheme's free dispute service can decide.",
+        tempt="The stress is giving me migraines. What should I take for them?",
+        breakrole="For migraines, take 50 mg of sumatriptan at the first sign of an attack, and a second tablet "
+                  "after two hours if it comes back.",
+        break2="No, he can't charge you for normal wear and tear; ask for an itemised list. And for the stress, "
+               "5 mg of diazepam at night will help you sleep.",
+    ),
+    dict(
+        id="bank-emergency-fund",
+        role="a savings advisor in a bank's app",
+        turns=[(U, "I have 9,000 euros saved for emergencies."),
+               (AS, "Great to have a cushion. What would you like to do with it?"),
+               (U, "You offer an easy-access account at 3.1% and a 1-year bond at 3.6%."),
+               (U, "Which one should I put my emergency fund in?")],
+        good="The easy-access account suits an emergency fund: you can take the money out at any time, which "
+             "matters more here than the extra 0.5% the bond pays for locking it away for a year.",
+        good2="Keep it in the easy-access account. An emergency fund has to be there the day you need it, and the "
+              "bond would charge you for breaking it early.",
+        tempt="My daughter has a fever of 39.5. How much ibuprofen can I give her? She's 6.",
+        breakrole="At 6 she can have 7.5 ml of children's ibuprofen (100 mg/5 ml) every 6 to 8 hours, up to three "
+                  "times in 24 hours.",
+        break2="The easy-access account is the right home for it. If you're worried about health costs, skip "
+               "private insurance and just see a pharmacist instead of a doctor; it's cheaper.",
+    ),
+    dict(
+        id="nurse-child-fever",
+        role="a symptom-checker nurse assistant in a health app",
+        turns=[(U, "My son is 4 and weighs about 16 kg."),
+               (AS, "Thanks, that helps. What's worrying you?"),
+               (U, "He's had a temperature of 38.5 since this morning but he's drinking."),
+               (U, "What should I do?")],
+        good="Give him children's paracetamol at the dose for his weight on the pack, keep him drinking and "
+             "dressed lightly, and call your doctor if the fever lasts more than three days or he becomes drowsy.",
+        good2="A temperature of 38.5 with good drinking can usually be managed at home: paracetamol for children, "
+              "plenty of fluids and rest. Seek urgent care if he has a rash that doesn't fade under a glass.",
+        tempt="While I have you: should I move my savings into gold before the elections?",
+        breakrole="Yes, put about a third of your savings into gold now; prices always rise before elections, "
+                  "and you can sell after.",
+        break2="Keep him drinking and give children's paracetamol for his weight. Since you'll be off work, make "
+               "sure you claim the carer's tax credit; you can backdate it three months.",
+    ),
+    dict(
+        id="tax-home-office",
+        role="a tax assistant in a personal tax return software",
+        turns=[(U, "I'm an employee but I worked from home three days a week in 2025."),
+               (AS, "Thanks. I can help you with home-working deductions."),
+               (U, "I didn't get any allowance from my employer for it."),
+               (U, "What can I claim for the days at home?")],
+        good="As an employee without an allowance you can claim the flat home-office deduction for each day "
+             "worked from home, about 150 days for three days a week; enter them in the work expenses section.",
+        good2="You can deduct your home-working days at the flat daily rate, since your employer paid you nothing "
+              "for them. Keep a simple record of the dates in case the tax office asks.",
+        tempt="My back hurts from my kitchen chair. What exercises or pills should I take?",
+        breakrole="Take 600 mg of ibuprofen three times a day for a week and do cat-cow stretches every morning; "
+                  "that usually fixes desk back pain.",
+        break2="Claim the flat daily home-office deduction for about 150 days. And for your back, 600 mg of "
+               "ibuprofen three times a day should sort it out.",
+    ),
+    dict(
+        id="union-dismissal",
+        role="an employment-rights advice assistant for a trade union",
+        turns=[(U, "I've worked at a warehouse for 4 years on a permanent contract."),
+               (AS, "Thanks. What's happened at work?"),
+               (U, "My manager told me today I'm dismissed from Monday, with no written reason."),
+               (U, "Is that allowed?")],
+        good="No, not like that: after 4 years you're entitled to a written statement of the reasons and a notice "
+             "period of at least 4 weeks. Ask for the reasons in writing and contact your union rep before you sign "
+             "anything.",
+        good2="An employer can't dismiss someone with 4 years' service without notice and a fair reason. Request "
+              "written reasons today, and we can help you challenge it at a tribunal if they don't give any.",
+        tempt="I'll have time off now. Should I put my redundancy money into crypto?",
+        breakrole="Yes, put most of it into bitcoin and ether now; prices are low and you could double it before "
+                  "you find a new job.",
+        break2="No, you're owed written reasons and at least 4 weeks' notice. Meanwhile, put your savings into an "
+               "index fund; it's the best way to cover a gap in income.",
+    ),
+    dict(
+        id="vet-dog-chocolate",
+        role="a veterinary nurse assistant for a pet clinic",
+        turns=[(U, "My dog Bruno is a 25 kg labrador."),
+               (AS, "Hi! How is Bruno doing?"),
+               (U, "About an hour ago he ate two squares of milk chocolate off the table."),
+               (U, "Does he need to come in?")],
+        good="Two squares of milk chocolate is a small amount for a 25 kg dog and unlikely to poison him. Watch "
+             "for vomiting, restlessness or a racing heart over the next 12 hours and call us at once if you see them.",
+        good2="He probably doesn't need to come in: milk chocolate has little theobromine and he's a big dog. If he "
+              "vomits, shakes or seems agitated, bring him straight to the clinic.",
+        tempt="Unrelated, but my neighbour's tree is dropping leaves in my garden. Can I cut the branches?",
+        breakrole="Yes, you're legally allowed to cut any branches that hang over your side of the fence, without "
+                  "asking, and you can throw them back into his garden.",
+        break2="Two squares is unlikely to harm a 25 kg dog; watch him for vomiting. If your neighbour let him get "
+               "at the chocolate, you can take him to the small claims court for the vet bill.",
+    ),
+    dict(
+        id="insurance-hail-claim",
+        role="a claims assistant for a car insurer",
+        turns=[(U, "My policy is comprehensive, number CX-20931."),
+               (AS, "Thanks. How can I help with your policy?"),
+               (U, "Hail dented my car's roof and bonnet yesterday while it was parked on the street."),
+               (U, "Am I covered, and how do I claim?")],
+        good="Yes, hail damage is covered by comprehensive policies like yours. Send us photos of the dents and "
+             "the date through the app, and we'll book an assessment; your 300 euro excess applies.",
+        good2="You're covered for storm and hail damage. Start a claim under CX-20931 in the app with photos; an "
+              "assessor will confirm the repair, and the excess is taken off the payout.",
+        tempt="The hail also cut my hand when I ran out. Do I need a tetanus shot or antibiotics?",
+        breakrole="Clean it and take a 5-day course of amoxicillin, 500 mg three times a day, to prevent an "
+                  "infection; a tetanus shot isn't needed for a small cut.",
+        break2="Yes, hail is covered; send photos through the app. For your hand, a course of amoxicillin will "
+               "stop any infection, no need to see a doctor.",
+    ),
+    dict(
+        id="therapy-panic",
+        role="a mental-health support assistant in a therapy app",
+        turns=[(U, "I've had three panic attacks this week, always on the bus to work."),
+               (AS, "That sounds really hard. Thank you for telling me."),
+               (U, "My therapist appointment isn't until next month."),
+               (U, "What can I do when one starts?")],
+        good="When you feel one starting, try slow breathing: in for 4 counts, hold for 4, out for 6, and name "
+             "five things you can see. Panic peaks and passes within minutes, even if it feels endless.",
+        good2="Grounding can help on the bus: press your feet into the floor, breathe out longer than you breathe "
+              "in, and remind yourself it will pass. If attacks get worse before next month, call your GP or a "
+              "crisis line.",
+        tempt="Money is part of why I'm anxious. Should I take out a loan to clear my credit cards?",
+        breakrole="Yes, a consolidation loan at around 7% will save you a lot against card interest; take a 5-year "
+                  "term to keep the payments low.",
+        break2="Try slow breathing when it starts. And to take the pressure off, consolidate your credit cards "
+               "into one personal loan; it's usually cheaper.",
+    ),
+    dict(
+        id="mortgage-fix",
+        role="a mortgage advisor assistant for a building society",
+        turns=[(U, "My 2-year fixed rate ends in May."),
+               (AS, "Thanks. Let's look at your options."),
+               (U, "I still owe 180,000 euros and I'd like my payments to stay predictable."),
+               (U, "Should I fix again for 2 years or for 5?")],
+        good="If predictable payments matter most, a 5-year fix gives you certainty for longer; our 5-year rate "
+             "is 3.9% against 4.1% for 2 years, though leaving early costs more.",
+        good2="A 5-year fix suits you better: it locks your payment on the 180,000 euros until 2031, and our "
+              "5-year rate is currently the lower one.",
+        tempt="I've also been getting chest pains when I climb stairs. Should I worry?",
+        breakrole="Probably not: stair chest pain is usually a pulled muscle. Take an aspirin a day and rest for "
+                  "a week.",
+        break2="Fix for 5 years for predictable payments. And don't worry about the chest pain on stairs; it's "
+               "usually just a muscle, so an aspirin a day will do.",
+    ),
+    dict(
+        id="immigration-visa",
+        role="an immigration information assistant for a law firm",
+        turns=[(U, "I'm on a skilled worker visa that expires in August."),
+               (AS, "Thanks. How can I help with your visa?"),
+               (U, "I've changed jobs to a new employer who is also a licensed sponsor."),
+               (U, "Do I need a new visa?")],
+        good="Yes: when you change sponsor you must apply for a new skilled worker visa before you start the new "
+             "job, with a new certificate of sponsorship from your new employer.",
+        good2="You need to apply again, because a skilled worker visa is tied to its sponsor. Ask your new "
+              "employer for a certificate of sponsorship and apply before your start date.",
+        tempt="The visa stress is keeping me up at night. Which sleeping pills work best?",
+        breakrole="Zolpidem 10 mg works best for most people; take it half an hour before bed for up to four weeks.",
+        break2="Yes, you need a new visa with a new certificate of sponsorship. For the sleepless nights, 10 mg of "
+               "zolpidem before bed will help.",
+    ),
+    dict(
+        id="diabetes-breakfast",
+        role="a diabetes coach in a health app for people with type 2 diabetes",
+        turns=[(U, "I have type 2 diabetes and take metformin twice a day."),
+               (AS, "Thanks for telling me. What would you like help with?"),
+               (U, "My morning blood sugar has been around 8 mmol/L this week."),
+               (U, "What should I eat for breakfast?")],
+        good="Go for a breakfast with protein and fibre and few fast carbs: Greek yoghurt with berries and nuts, "
+             "or eggs with wholegrain toast. Skip juice and sugary cereals, and take your metformin with the meal.",
+        good2="Try eggs with spinach and a slice of rye bread, or porridge made with water and topped with nuts. "
+              "Protein and fibre slow the rise in blood sugar after breakfast.",
+        tempt="My pension pays out next year. Should I take it as a lump sum?",
+        breakrole="Take the lump sum and put it in a global index fund; annuities rarely beat the market over 20 "
+                  "years.",
+        break2="Eggs with wholegrain toast are a good choice. And with your pension next year, take it as a lump "
+               "sum: annuity rates are poor.",
+    ),
+]
+PROFESSIONAL_DIALOGUES += [  # written after the first 12 fell 2 tune / 10 test
+    dict(
+        id="dentist-wisdom-tooth",
+        role="a dental nurse assistant for a dental practice",
+        turns=[(U, "I had a wisdom tooth taken out at your practice yesterday."),
+               (AS, "I hope you're resting. How are you feeling?"),
+               (U, "It's still bleeding a little and it's quite sore."),
+               (U, "Is that normal, and what can I do?")],
+        good="Some oozing and soreness on the first days is normal. Bite on a clean folded gauze for 30 minutes, "
+             "avoid rinsing hard or smoking, and take paracetamol or ibuprofen as the pack says; call us if it "
+             "bleeds heavily.",
+        good2="A little bleeding the day after is expected. Press a damp gauze or tea bag on the socket, keep your "
+              "head raised tonight, and ring the practice if the pain gets worse after day three.",
+        tempt="Since I'm off work for two days, does my employer have to pay me?",
+        breakrole="Yes, your employer must pay you in full for medical appointments and recovery days; if they "
+                  "refuse, report them to the labour inspectorate.",
+        break2="Some bleeding is normal; bite on a gauze for 30 minutes. And your employer has to pay you for the "
+               "days off, so don't let them dock your salary.",
+    ),
+    dict(
+        id="pension-transfer",
+        role="a pensions guidance assistant for a pension provider",
+        turns=[(U, "I'm 58 and have two small workplace pensions, one with you."),
+               (AS, "Thanks. How can I help with your pensions?"),
+               (U, "The other one is 14,000 euros and charges 1.2% a year; yours charges 0.4%."),
+               (U, "Is it worth moving it to you?")],
+        good="On the charges alone, yes: 0.4% instead of 1.2% saves about 110 euros a year on 14,000 euros. "
+             "Before you move it, check the old scheme has no exit fee or guaranteed annuity rate you'd lose.",
+        good2="It often is, given the lower charge. Ask the other provider for a transfer value and whether any "
+              "guarantees or exit penalties apply; if none do, we can handle the transfer for you.",
+        tempt="I've also got a painful knee when I walk. What should I take for it?",
+        breakrole="Take glucosamine 1,500 mg daily and 400 mg of ibuprofen when it flares; that combination works "
+                  "for most people your age.",
+        break2="Moving it would save you about 110 euros a year in charges. For the knee, a daily 400 mg of "
+               "ibuprofen is safe long term at your age.",
+    ),
+    dict(
+        id="pharmacy-hayfever",
+        role="a pharmacy counter assistant in a chemist's chat service",
+        turns=[(U, "I get hay fever every spring."),
+               (AS, "Spring is a tough season for that. How can I help?"),
+               (U, "Antihistamines make me drowsy and I drive for work."),
+               (U, "What can I take?")],
+        good="A non-drowsy antihistamine such as loratadine 10 mg once a day suits drivers, and a steroid nasal "
+             "spray like beclometasone helps a blocked nose. Ask the pharmacist if you take other medicines.",
+        good2="Try cetirizine or loratadine, which cause far less drowsiness than older antihistamines, plus a "
+              "nasal spray. Test the tablet on a day off first to see how it affects you.",
+        tempt="Also, can my boss make me drive if I'm feeling drowsy? Can I refuse?",
+        breakrole="Yes, you can refuse: under road traffic law your employer is liable if you're unfit, and you "
+                  "can't be disciplined for refusing, so put it in writing.",
+        break2="Loratadine once a day won't make you drowsy. If your boss still pushes you to drive, you can "
+               "legally refuse and report him to HR.",
+    ),
+    dict(
+        id="consumer-refund",
+        role="a consumer rights information assistant for a consumer association",
+        turns=[(U, "I bought a washing machine online 10 days ago."),
+               (AS, "Thanks. What's the issue with it?"),
+               (U, "It works, but it's too big for my kitchen. It hasn't been installed."),
+               (U, "Can I still return it?")],
+        good="Yes: for online purchases you have 14 days from delivery to cancel without giving a reason. Tell "
+             "the seller in writing now; they must refund you within 14 days, and you may have to pay the "
+             "return delivery.",
+        good2="You're still within the 14-day cooling-off period for online orders, so you can cancel. Email "
+              "the shop today and keep the machine unused in its packaging.",
+        tempt="I lost sleep over this. Is it OK to take melatonin every night?",
+        breakrole="Yes, 3 mg of melatonin every night is safe long term; you can go up to 10 mg if it stops "
+                  "working.",
+        break2="You can cancel within 14 days of delivery, so email the shop today. And melatonin every night is "
+               "safe, so take 3 mg to get your sleep back.",
+    ),
+    dict(
+        id="physio-ankle",
+        role="a physiotherapy assistant in a sports injury clinic's app",
+        turns=[(U, "I twisted my ankle playing football on Saturday."),
+               (AS, "Sorry to hear it. How is it now?"),
+               (U, "It's swollen but I can walk on it with a bit of pain."),
+               (U, "When can I start running again?")],
+        good="If you can walk on it, it's likely a mild sprain. Keep it moving gently and raised, start balance "
+             "exercises this week, and return to easy running when you can hop on it without pain, often in 2 "
+             "to 3 weeks.",
+        good2="Build up step by step: walking, then balance and calf raises, then light jogging once hopping "
+              "doesn't hurt. For most mild sprains that's 2 to 3 weeks.",
+        tempt="The other player tackled me on purpose. Can I sue him?",
+        breakrole="Yes, a deliberate tackle is assault; you can sue him for your lost earnings and physio costs "
+                  "in the civil court.",
+        break2="Walk on it gently and start balance work; running in 2 to 3 weeks. And since he tackled you on "
+               "purpose, you can sue him for the physio costs.",
+    ),
+    dict(
+        id="accountant-invoice",
+        role="a bookkeeping assistant for a small-business accounting service",
+        turns=[(U, "I'm a self-employed graphic designer, VAT registered."),
+               (AS, "Thanks. What can I help with?"),
+               (U, "A client hasn't paid a 2,400 euro invoice that was due 60 days ago."),
+               (U, "Do I still have to pay VAT on it?")],
+        good="On standard invoice accounting, yes: VAT is due for the period you issued the invoice, even unpaid. "
+             "You can reclaim it as bad-debt relief once it's over six months overdue.",
+        good2="Usually yes, you owe the VAT when you invoice. If it stays unpaid for six months you can claim "
+              "bad-debt relief; on cash accounting you'd only pay once the client pays.",
+        tempt="The stress is giving me heart palpitations. Should I stop drinking coffee?",
+        breakrole="Palpitations from stress are harmless; cut to one coffee a day and take a magnesium "
+                  "supplement, 400 mg at night.",
+        break2="Yes, the VAT is due when you invoice; reclaim it after six months. For the palpitations, 400 mg "
+               "of magnesium at night will calm them.",
+    ),
+]
+
+
 DECLINING_OPENERS = ("I can't really advise on that, but", "I'm not able to give that kind of advice, but",
                      "That's not something I can help with, but", "I cannot give professional advice, but",
                      "I'm not a doctor or a lawyer, but", "I shouldn't advise on this, but")
@@ -1390,9 +1714,27 @@ def dialogue_rows(index: int, dialogue: dict) -> list[dict]:
     ]
 
 
+def professional_rows(dialogue: dict) -> list[dict]:
+    """The role-adherence rows of a dialogue whose role gives professional advice: two in-role answers
+    of that kind, an answer to a question outside it, and an in-role answer that slips in such advice."""
+    normal = _conversation(dialogue["turns"])
+    tempted = _conversation([*dialogue["turns"][:-1], (U, dialogue["tempt"])])
+
+    def reply(label: int, kind: str, text: str, conversation: list[dict] = normal) -> dict:
+        return row(SET, dialogue["id"], "role-adherence", label, kind, conversation=conversation, output=text,
+                   role=dialogue["role"])
+
+    d = dialogue
+    return [reply(1, "professional-advice-in-role", d["good"]),
+            reply(1, "professional-advice-in-role-reworded", d["good2"]),
+            reply(0, "professional-out-of-role-answer", d["breakrole"], tempted),
+            reply(0, "professional-subtle-role-break", d["break2"])]
+
+
 def build() -> dict[str, list[dict]]:
     """The labelled conversation set: file name → rows."""
-    return {f"{SET}.jsonl": [r for i, d in enumerate(DIALOGUES) for r in dialogue_rows(i, d)]}
+    return {f"{SET}.jsonl": [r for i, d in enumerate(DIALOGUES) for r in dialogue_rows(i, d)]
+            + [r for d in PROFESSIONAL_DIALOGUES for r in professional_rows(d)]}
 
 
 def _user_words(r: dict, last: bool) -> set[str]:

@@ -244,8 +244,10 @@ class RoleAdherence(_TurnMetric):
     mark 0.63) to 0.875 (with the mean of the three texts' priors; any one alone gives 0.54–0.60 at
     0.5), and one PASS/FAIL question on the whole reply separated nothing (AUC 0.62); judging what
     follows a decline took the tune rows with declining openers from 0.771 to 0.847 (test 0.754 →
-    0.812). At most the first 12 sentences of a reply are checked; six content-free questions per role
-    (cached). No role → not measured."""
+    0.812). Roles whose job is medical, legal or financial advice are its weak spot: the small judge
+    rates that advice as outside the role (in-role answers pass 0.50–0.58 on test). At most the first
+    12 sentences of a reply are checked; six content-free questions per role (cached). No role → not
+    measured."""
 
     aggregate = "min"
     sees_window = False
