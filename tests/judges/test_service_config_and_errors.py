@@ -271,3 +271,9 @@ def test_math_of_logprob_probabilities_is_not_touched_by_the_cache():
     first = asyncio.run(service.decide(_YES_NO))
     again = asyncio.run(service.decide(_YES_NO))
     assert again.cached and again.probabilities == first.probabilities == pytest.approx({"PASS": 0.6, "FAIL": 0.4})
+
+
+def test_a_yes_no_request_is_the_two_messages_with_yes_and_no_as_its_options():
+    request = JudgeRequest.yes_no("You check statements.", "Statement: the sky is blue.")
+    assert request == JudgeRequest((("system", "You check statements."), ("user", "Statement: the sky is blue.")),
+                                   options=("yes", "no"))

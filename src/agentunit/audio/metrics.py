@@ -771,7 +771,7 @@ INTENT_STATEMENT = ("The agent acted on the caller's request: what the agent did
 
 
 def _yes_no(user: str) -> JudgeRequest:
-    return JudgeRequest((("system", STATEMENT_SYSTEM), ("user", user)), options=("yes", "no"))
+    return JudgeRequest.yes_no(STATEMENT_SYSTEM, user)
 
 
 def coherence_request(dialogue_text: str) -> JudgeRequest:

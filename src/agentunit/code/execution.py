@@ -121,7 +121,7 @@ def correctness_request(task: str, code: str, language: str) -> JudgeRequest:
             "Statement: The program is a correct and complete solution to the task: it gives the right "
             "result on every input the task allows, including edge cases.\n"
             "Is the statement true? Answer yes or no.")
-    return JudgeRequest((("system", _REVIEWER), ("user", user)), options=("yes", "no"))
+    return JudgeRequest.yes_no(_REVIEWER, user)
 
 
 def _last_line(text: str) -> str:

@@ -33,6 +33,11 @@ class JudgeRequest:
     json_schema: Any = None
     images: tuple[str, ...] = ()
 
+    @classmethod
+    def yes_no(cls, system: str, user: str) -> JudgeRequest:
+        """A yes/no decision: the statements and questions most judge metrics ask (P(yes) is their score)."""
+        return cls((("system", system), ("user", user)), options=("yes", "no"))
+
     def as_messages(self) -> list[dict[str, Any]]:
         messages: list[dict[str, Any]] = [{"role": role, "content": content} for role, content in self.messages]
         if self.images:

@@ -384,7 +384,7 @@ async def pass_fail(system: str, user: str) -> Decision:
 
 async def yes_probability(system: str, user: str) -> float:
     """P(yes) of one yes/no decision by the current judge (the statements and per-sentence questions)."""
-    decision = await current_judge().decide(JudgeRequest((("system", system), ("user", user)), options=("yes", "no")))
+    decision = await current_judge().decide(JudgeRequest.yes_no(system, user))
     return decision.probabilities["yes"]
 
 

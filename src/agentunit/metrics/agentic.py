@@ -965,9 +965,9 @@ class _AgentJudgement(JudgedMetric):
         transcript = agent_transcript(case, trace, outcome, self.config.get("tools"))
         if self.statement:
             question = f"Statement: {self.statement}\nIs the statement true?"
-            decision = await current_judge().decide(JudgeRequest((
-                ("system", "You check whether statements about an AI agent's run are true. Answer yes or no."),
-                ("user", f"{transcript}\n\n{question}")), options=("yes", "no")))
+            decision = await current_judge().decide(JudgeRequest.yes_no(
+                "You check whether statements about an AI agent's run are true. Answer yes or no.",
+                f"{transcript}\n\n{question}"))
             score = decision.probabilities["yes"]
         else:
             question = self.question

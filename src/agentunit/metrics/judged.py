@@ -188,8 +188,7 @@ class LlmRubric(JudgedMetric):
         asked = rubric_rules.in_response_units(criterion, output) if self._exact else criterion
         if asked != criterion:
             record["asked_as"] = asked  # the output's units: the 1.5B judge does not convert them itself
-        decision = await _judge().decide(JudgeRequest((("system", RUBRIC_SYSTEM), ("user", rubric_prompt(
-            asked, question, output))), options=("yes", "no")))
+        decision = await _judge().decide(JudgeRequest.yes_no(RUBRIC_SYSTEM, rubric_prompt(asked, question, output)))
         probability = decision.probabilities["yes"]
         record.update(method="judge", judge=decision.to_detail(), judge_probability=round(probability, 4))
         caps = _caps(criterion, output) if self._exact else {}

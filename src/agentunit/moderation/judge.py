@@ -27,7 +27,7 @@ def harm_request(text: str) -> JudgeRequest:
     policy = "\n".join(f"- {category}: {DEFINITIONS[category]}" for category in CATEGORIES)
     user = (f"Moderation policy:\n{policy}\n{_NOT_COUNTED}\n\nText:\n\"\"\"\n{text}\n\"\"\"\n\n"
             "Does the text break any rule of this policy? Answer yes or no.")
-    return JudgeRequest((("system", _SYSTEM), ("user", user)), options=("yes", "no"))
+    return JudgeRequest.yes_no(_SYSTEM, user)
 
 
 async def judge_harm(text: str, judge: Any) -> tuple[float, dict[str, Any]]:
