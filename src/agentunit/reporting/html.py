@@ -148,11 +148,11 @@ def thumbnail_html(value: Any) -> str:
 def judge_html(summary: dict[str, Any]) -> str:
     """The run's judge use and each judge metric's known agreement with people, escaped ("" without a judge)."""
     judge, agreement = judge_line(summary), agreement_lines(summary)
-    html_ = f"<p id='judge'>{_e(judge)}</p>" if judge else ""
+    markup = f"<p id='judge'>{_e(judge)}</p>" if judge else ""
     if agreement:
-        html_ += (f"<div id='agreement'><p>{_e(agreement[0])}</p><ul>"
-                  + "".join(f"<li>{_e(line.strip())}</li>" for line in agreement[1:]) + "</ul></div>")
-    return html_
+        markup += (f"<div id='agreement'><p>{_e(agreement[0])}</p><ul>"
+                   + "".join(f"<li>{_e(line.strip())}</li>" for line in agreement[1:]) + "</ul></div>")
+    return markup
 
 
 def write_html(result: Any, path: str | Path) -> None:
