@@ -62,6 +62,9 @@ def test_a_suite_run_into_postgres_reports_exactly_as_into_sqlite(tmp_path, post
     # the large output went to ``texts`` once (two repeats, one row) and reads back whole
     store = open_store(postgres_url)
     try:
+        # the pass marks behind the verdicts (what judge agreement is keyed on) read as from SQLite
+        assert store.verdict_thresholds(into_postgres.run_id) == into_sqlite.store.verdict_thresholds(
+            into_sqlite.run_id) == {"contains": {None}, "regex": {None}, "starts-with": {None}}
         assert store.conn.execute("SELECT COUNT(*) FROM texts").fetchone()[0] == 1
         assert store.conn.execute("SELECT COUNT(*) FROM case_results WHERE output_hash IS NOT NULL").fetchone()[0] == 2
         assert schema.stored_version(store.conn, schema.POSTGRES) == schema.SCHEMA_VERSION
