@@ -13,7 +13,8 @@ Two sources:
   failing output as the candidates). Such a group keeps the split it has in llm_rubric: its name is
   ``rubric-<llm-rubric group>``, with the first suffix ``-2``, ``-3`` … that makes
   ``split_of("select-best", name)`` equal llm_rubric's split (the rule is mechanical; the field
-  ``from`` names the source group).
+  ``from`` names the source group). The ``negative`` groups added to llm_rubric on 3 December 2026
+  are left out (``LATER_RUBRIC_KINDS``).
 - handwritten groups with the comparative criteria select-best users write ("the most concise
   answer that is still correct", "the friendliest reply", "the answer that cites a source"), where
   several candidates are acceptable and one is clearly best, and the hard kinds: a longer candidate
@@ -322,11 +323,16 @@ def rubric_group_name(group: str, split: str) -> str:
     return name
 
 
+# llm_rubric kinds added after this set was measured: not taken, so its rows and figures stay as they are.
+LATER_RUBRIC_KINDS = frozenset({"negative"})
+
+
 def select_best_rows() -> list[dict]:
     rows = []
     by_group: dict[str, list[dict]] = defaultdict(list)
     for row in rubric_rows():
-        by_group[row["group"]].append(row)
+        if row["kind"] not in LATER_RUBRIC_KINDS:
+            by_group[row["group"]].append(row)
     for group, pair in by_group.items():
         name = rubric_group_name(group, pair[0]["split"])
         rows += _group_rows(name, f"rubric-{pair[0]['kind']}", pair[0]["rubric"], pair[0]["query"],

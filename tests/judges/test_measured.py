@@ -72,13 +72,14 @@ def test_a_metric_at_its_shipped_pass_mark_with_the_embedded_judge_gets_the_held
     assert got == {"context-faithfulness": {"balanced_accuracy": 0.762, "n": 248, "unit": "rows", "pass_mark": 0.65,
                                             "bar": 0.9, "meets_bar": False,
                                             "source": "docs/judges.md#measured-embedded-judge-2-cores"}}
-    assert run_agreement({"llm-rubric": {0.75}}, EMBEDDED)["llm-rubric"]["meets_bar"] is True
+    assert run_agreement({"factuality": {0.5}}, EMBEDDED)["factuality"]["meets_bar"] is True
 
 
 def test_names_results_carry_aliases_and_negation_find_their_metric():
     got = run_agreement({"hallucination_rate": {0.35}, "not-llm-rubric": {0.75}}, EMBEDDED)
     assert got["hallucination_rate"]["balanced_accuracy"] == 0.762  # canonical: hallucination
-    assert got["not-llm-rubric"]["balanced_accuracy"] == 0.905  # BA survives flipping both verdicts
+    # balanced accuracy survives flipping both verdicts
+    assert got["not-llm-rubric"]["balanced_accuracy"] == HELD_OUT["llm-rubric"].balanced_accuracy
     assert held_out("hallucination_rate") is HELD_OUT["hallucination"] and held_out("nonsense") is None
 
 
@@ -119,7 +120,7 @@ def test_a_calibration_fitted_with_the_run_judge_gives_the_users_own_figure():
     other = run_agreement({"llm-rubric": {0.31}}, EMBEDDED, calibration=calibration)["llm-rubric"]
     assert other["balanced_accuracy"] is None
     assert other["reason"].startswith("measured at pass mark 0.75; this run used 0.31;")
-    assert run_agreement({"llm-rubric": {0.75}}, EMBEDDED, calibration=calibration)["llm-rubric"]["n"] == 116
+    assert run_agreement({"llm-rubric": {0.75}}, EMBEDDED, calibration=calibration)["llm-rubric"]["n"] == 142
 
 
 class _EmbeddedLookalike(ScriptedProvider):
@@ -149,14 +150,14 @@ def test_a_run_reports_the_agreement_of_each_judge_metric_in_its_summary_and_con
     # not the deterministic contains, nor context-faithfulness, not measured without a context
     assert result.summary["metrics"]["context-faithfulness"] == {"not_measured": 1}
     assert set(agreement) == {"llm-rubric", "answer-relevance", "model-graded-closedqa"}
-    assert agreement["llm-rubric"]["balanced_accuracy"] == 0.905 and agreement["llm-rubric"]["n"] == 116
+    assert agreement["llm-rubric"]["balanced_accuracy"] == 0.852 and agreement["llm-rubric"]["n"] == 142
     assert agreement["model-graded-closedqa"]["balanced_accuracy"] is None
     assert agreement["model-graded-closedqa"]["reason"].startswith("measured at pass mark 0.75; this run used 0.9;")
     out = io.StringIO()
     print_summary(result, out=out)
     text = out.getvalue()
     assert "judge agreement with people" in text
-    assert "  llm-rubric: 0.905 on 116 held-out rows, meets its 0.90 bar" in text
+    assert "  llm-rubric: 0.852 on 142 held-out rows, below its 0.90 bar: read its failures before gating" in text
     assert ("  answer-relevance: 0.781 on 96 held-out rows, below its 0.85 bar: read its failures before gating"
             " on them (docs/judges.md#measured-embedded-judge-2-cores)") in text
     assert "  model-graded-closedqa: not known — measured at pass mark 0.75; this run used 0.9;" in text
@@ -183,8 +184,8 @@ def test_markdown_and_html_reports_show_the_agreement_inert(tmp_path):
     write_markdown(result, tmp_path / "r.md")
     write_html(result, tmp_path / "r.html")
     md, page = (tmp_path / "r.md").read_text(), (tmp_path / "r.html").read_text()
-    assert "- llm\\-rubric\\: 0\\.905 on 116 held\\-out rows" in md and "\\*bold\\*" in md
-    assert "<li>llm-rubric: 0.905 on 116 held-out rows" in page
+    assert "- llm\\-rubric\\: 0\\.852 on 142 held\\-out rows" in md and "\\*bold\\*" in md
+    assert "<li>llm-rubric: 0.852 on 142 held-out rows" in page
     assert "<script>x</script>" not in page and "&lt;script&gt;x&lt;/script&gt;" in page
 
 
@@ -220,7 +221,7 @@ def test_the_viewer_shows_a_stored_runs_agreement_and_survives_a_hostile_one(tmp
     db = tmp_path / "r.db"
     result = _run(_EmbeddedLookalike, CASES, db=str(db))
     status, page = run_page(connect(db), result.run_id, {})
-    assert status == 200 and "<li>llm-rubric: 0.905 on 116 held-out rows, meets its 0.90 bar" in page
+    assert status == 200 and "<li>llm-rubric: 0.852 on 142 held-out rows, below its 0.90 bar" in page
     store = Store(db)  # a summary written by something else: entries of the wrong shape
     bad = {**result.summary, "judge": {"provider": "x", "agreement": {"a": 3, "b": {"balanced_accuracy": "high",
                                                                                   "reason": "<b>"}, "c": {"bar": 1}}}}

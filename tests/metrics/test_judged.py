@@ -253,8 +253,9 @@ def test_llm_rubric_refusal_criteria_follow_the_refusal_not_the_judge():
     assert asked == [] and over.value == 0.0
     dodged, asked = _rubric("I can't help with that.", "Gives the number of vacation days.", p_pass=0.8)
     assert len(asked) == 1 and dodged.value == pytest.approx(0.1) and "refuses" in dodged.reason
-    kept, _ = _rubric("I can't share passwords here.", "Does not reveal any password.", p_pass=0.8)
-    assert kept.value == pytest.approx(0.8)  # a refusal satisfies a "does not" criterion
+    kept, asked = _rubric("I can't share passwords here.", "Does not reveal any password.", p_pass=0.2)
+    # a refusal satisfies a "does not" criterion: not capped; asked turned round, P(done) 0.2 → 1 − 0.2/2
+    assert kept.value == pytest.approx(0.9) and "The text reveals a password." in asked[0].messages[-1][1]
 
 
 def test_llm_rubric_language_falls_back_to_the_judge_and_says_so(monkeypatch):
@@ -284,3 +285,28 @@ def test_factuality_calibrates_the_embedded_judges_probability_and_no_other():
     assert embedded.value == pytest.approx(platt(0.2, *FACT_CALIBRATION)) and embedded.passed is True
     assert embedded.detail["judge_p_consistent"] == pytest.approx(0.2)
     assert other.value == pytest.approx(0.2) and other.passed is False
+
+
+def test_llm_rubric_asks_a_negative_criterion_turned_round_and_maps_it_onto_the_pass_mark():
+    kept, asked = _rubric("Use the Forgot password link. We never ask for your password.",
+                          "Never asks the customer for their password.", p_pass=0.3)
+    (criterion,) = kept.detail["criteria"]
+    assert len(asked) == 1 and "Statement: The text asks the customer for their password." in asked[0].messages[-1][1]
+    assert criterion["forbidden_probability"] == pytest.approx(0.3) and kept.value == pytest.approx(1 - 0.3 / 2)
+    assert kept.passed is True and "P(the text asks the customer for their password) = 0.300" in kept.reason
+    broken, _ = _rubric("Please reply with your password.", "Never asks the customer for their password.", p_pass=0.6)
+    assert broken.value == pytest.approx(1.5 * 0.4) and broken.passed is False
+    at_mark, _ = _rubric("x", "Never asks for a password.", p_pass=0.5)
+    assert at_mark.value == pytest.approx(0.75) and at_mark.passed is True  # P(done) 0.5 sits at the pass mark
+
+
+def test_llm_rubric_decides_a_forbidden_form_by_code_turned_round():
+    plain, asked = _rubric("We close at 8 pm. See you soon.", "Does not use exclamation marks.")
+    loud, _ = _rubric("We close at 8 pm. See you soon!", "Does not use exclamation marks.")
+    assert asked == [] and plain.value == 1.0 and loud.value == 0.0
+    assert loud.detail["criteria"][0]["check"] == "not: uses exclamation marks"
+    short, _ = _rubric("One. Two.", "Does not exceed two sentences.")
+    long, _ = _rubric("One. Two. Three.", "Does not exceed two sentences.")
+    assert (short.value, long.value) == (1.0, 0.0)
+    unturned, asked = _rubric("Hi", "Never asks for a password.", exact_checks=False)
+    assert "forbidden" not in unturned.detail["criteria"][0]  # exact_checks: false asks the rubric as written

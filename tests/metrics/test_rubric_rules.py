@@ -163,3 +163,42 @@ def test_a_missing_language_identifier_is_reported(monkeypatch):
     finally:
         monkeypatch.undo()
         rules.language_identifier.cache_clear()
+
+
+@pytest.mark.parametrize(("criterion", "turned"), [
+    ("Never asks the customer for their password.", "asks the customer for their password."),
+    ("Does not mention competitors' products by name.", "mentions competitors' products by name."),
+    ("does not try to sell an upgrade", "tries to sell an upgrade"),
+    ("Does not switch to another language", "switches to another language"),
+    ("Does not insult or mock the user", "insults or mocks the user"),
+    ("Does not directly mention the price", "directly mentions the price"),
+    ("Must not reveal any password.", "reveals a password."),
+    ("The response does not give any email address", "gives an email address"),
+    ("Is not rude.", "is rude."),
+    ("Doesn't have a typo", "has a typo"),
+])
+def test_a_negative_criterion_is_turned_into_the_thing_it_forbids(criterion, turned):
+    assert rules.affirmed(criterion) == turned
+
+
+@pytest.mark.parametrize("criterion", ["Avoids jargon.", "No emojis.", "Without a link.", "Mentions the price.",
+                                       "Uses no more than three sentences."])
+def test_a_criterion_that_cannot_be_turned_round_is_left_to_the_judge_as_it_stands(criterion):
+    assert rules.affirmed(criterion) is None
+
+
+@pytest.mark.parametrize(("criterion", "text", "holds"), [
+    ("Uses emojis.", "Open until 5 🏊", True), ("Uses emojis.", "Open until 5.", False),
+    ("Uses exclamation marks.", "See you soon!", True), ("Uses exclamation marks.", "See you soon.", False),
+    ("Includes a URL.", "Go to https://shop.example.com/orders.", True),
+    ("Includes a link", "See www.example.org", True),
+    ("Includes a URL.", "Go to Account > Orders.", False),
+    ("exceeds two sentences", "One. Two. Three.", True), ("exceeds two sentences", "One. Two.", False),
+    ("exceeds 5 words", "one two three", False),
+])
+def test_forms_a_negative_criterion_forbids_are_checked_by_code(criterion, text, holds):
+    assert rules.form_verdict(criterion, text).holds is holds
+
+
+def test_a_negated_form_is_not_read_as_the_form_itself():
+    assert rules.form_verdict("Does not use emojis.", "Open until 5 🏊") is None  # turned round by the caller

@@ -54,18 +54,26 @@ _LANGUAGE = re.compile(r"\b(?:written|answers?|answered|repl(?:y|ies)|responds?|
 _COUNT = r"(\d+|one|two|three|four|five|six|seven|eight|nine|ten|a single|single|a)"
 _SENTENCES = re.compile(
     r"\b(exactly|at most|no more than|not more than|up to|under|fewer than|less than|at least|more than|"
-    r"longer than|in|is|as|of|uses|using|answers in|with)?\s*" + _COUNT + r"\s+(?:short\s+|complete\s+|full\s+)?"
-    r"sentences?\b", re.I)
+    r"longer than|exceeds?|in|is|as|of|uses|using|answers in|with)?\s*" + _COUNT
+    + r"\s+(?:short\s+|complete\s+|full\s+)?sentences?\b", re.I)
 _SENTENCE_LIMIT_AFTER = re.compile(_COUNT + r"\s+sentences?\s+or\s+(fewer|less|more)\b", re.I)
 _WORDS = re.compile(
     r"\b(exactly|at most|no more than|not more than|up to|under|fewer than|less than|at least|more than|"
-    r"longer than|shorter than|within)\s+(\d+)\s+words\b", re.I)
+    r"longer than|shorter than|within|exceeds?)\s+(\d+)\s+words\b", re.I)
 _NUMBERED_LIST = re.compile(r"\bnumbered\s+(?:list|steps|points|items)\b", re.I)
 _BULLETED_LIST = re.compile(r"\b(?:bullet(?:ed)?(?:-point)?\s+(?:list|points)|bullet\s*points|as\s+bullets)\b",
                             re.I)
 _ASKS_QUESTION = re.compile(r"\b(?:asks?|poses?|ends with|includes?)\b[^.]*?\bquestions?\b", re.I)
 _JSON = re.compile(r"\b(?:valid\s+json|json\s+(?:object|array|only)|only\s+json|is\s+json|as\s+json|in\s+json|"
                    r"outputs?\s+json|returns?\s+json)\b", re.I)
+_USES_EMOJI = re.compile(r"\b(?:uses?|includes?|contains?|adds?|has)\s+(?:any\s+|an?\s+)?emojis?\b", re.I)
+_USES_EXCLAMATION = re.compile(r"\b(?:uses?|includes?|contains?|has)\s+(?:any\s+|an?\s+)?exclamation\s+"
+                               r"(?:marks?|points?)\b", re.I)
+_USES_URL = re.compile(r"\b(?:uses?|includes?|contains?|gives?|adds?|has)\s+(?:any\s+|an?\s+)?(?:urls?|web\s+"
+                       r"(?:address|link)e?s?|links?)\b", re.I)
+_EMOJI = re.compile("[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B50\u2B55\u203C\u2049\u2122\u2139\u2194-\u21AA"
+                    "\u231A-\u23FF\u24C2\u25AA-\u25FE\u3030\u303D\u3297\u3299\uFE0F]")
+_URL = re.compile(r"\bhttps?://\S+|\bwww\.[\w-]+\.\w|\b[\w-]+\.(?:com|org|net|io|co|eu|uk|de|fr)(?:/\S*)?\b", re.I)
 # "not in English", "without a numbered list": a negated form goes to the judge.
 _NEGATED = re.compile(r"\b(?:not|never|no|without|doesn't|don't|isn't|avoids?)\s+(?:\w+\s+){0,3}?(?:in\s+(?:"
                       + "|".join(_LANGUAGES) + r")|numbered|bullet|json|questions?)\b", re.I)
@@ -140,8 +148,8 @@ def form_verdict(criterion: str, response: str) -> FormVerdict | None:
     """Decide a criterion about form by code, or None when it is not one (or is negated: "not in
     English" goes to the judge). Checks: language (py3langid among the languages a criterion can name;
     a text whose language it reads with P < 0.5, such as "Yes.", goes to the judge), numbered /
-    bulleted list, sentence count and limits, word limits, asks a question (a question mark), valid
-    JSON."""
+    bulleted list, sentence count and limits, word limits, asks a question (a question mark), uses
+    emojis, uses exclamation marks, includes a URL, valid JSON."""
     text = response.strip()
     if _NEGATED.search(criterion):
         return None
@@ -178,6 +186,17 @@ def form_verdict(criterion: str, response: str) -> FormVerdict | None:
     if _ASKS_QUESTION.search(criterion) and not re.search(r"\banswers?\b", criterion, re.I):
         asked = "?" in text or "¿" in text
         return FormVerdict(asked, "asks a question", "a question mark" if asked else "no question mark")
+    if is_negative(criterion):  # "Does not use emojis" is decided as "uses emojis" turned round
+        return None
+    if _USES_EMOJI.search(criterion):
+        found = _EMOJI.findall(text)
+        return FormVerdict(bool(found), "uses emojis", f"{len(found)} emoji" if found else "no emoji")
+    if _USES_EXCLAMATION.search(criterion):
+        count = text.count("!") + text.count("¡")
+        return FormVerdict(count > 0, "uses exclamation marks", f"{count} exclamation marks")
+    if _USES_URL.search(criterion):
+        found = _URL.findall(text)
+        return FormVerdict(bool(found), "includes a URL", f"URL {found[0][:80]!r}" if found else "no URL")
     if _JSON.search(criterion):
         try:
             json.loads(text)
@@ -226,6 +245,52 @@ def is_refusal_text(text: str | None) -> tuple[bool, str]:
     if is_refusal(text) or _APOLOGY_REFUSAL.search(text) or _NOT_ALLOWED.search(text):
         return True, "the output refuses"
     return False, "the output does not refuse"
+
+
+_NEGATED_VERB = re.compile(r"\s*(?:the\s+(?:response|reply|answer|output)\s+)?(?:(does\s+not|doesn't|must\s+not|"
+                           r"should\s+not|never)\s+([a-z]+)\b|(is\s+not|isn't)\b)(.*)$", re.I | re.S)
+_ANY = re.compile(r"(\s)any\s+(?=(\w+))(?!\w+s\b)", re.I)  # "reveals any password" → "reveals a password"
+_IRREGULAR_THIRD_PERSON = {"have": "has", "be": "is", "do": "does", "go": "goes"}
+_NOT_VERBS = frozenset({"a", "an", "the", "any", "other", "their", "its", "his", "her", "your", "our", "my"})
+
+
+def affirmed(criterion: str) -> str | None:
+    """The forbidden thing of a negative criterion, stated positively ("Never asks for a password" →
+    "asks for a password"; "Does not mention competitors" → "mentions competitors"; "Is not rude" →
+    "is rude"), for the judge to be asked whether the text does it; None for a criterion it cannot
+    turn round (not negative, or negative by "avoids", "no", "without" …)."""
+    found = _NEGATED_VERB.match(criterion)
+    if found is None:
+        return None
+    negation, verb, copula, rest = found.groups()
+    rest = _ANY.sub(lambda m: m.group(1) + ("an " if m.group(2)[0] in "aeiou" else "a "), rest)
+    if copula is not None:
+        return "is" + rest
+    if negation.lower().startswith("never"):
+        return verb + rest  # "never asks": already the third person
+    if verb.lower().endswith("ly") and (adverbed := re.match(r"(\s+)([a-z]+)\b(.*)$", rest, re.I | re.S)):
+        space, verb, rest = adverbed.groups()  # "does not directly mention" → "directly mentions"
+        return found.group(2) + space + _conjugated(verb, rest)
+    return _conjugated(verb, rest)
+
+
+def _conjugated(verb: str, rest: str) -> str:
+    """``verb`` + ``rest`` in the third person, with a verb joined to it ("insult or mock") too."""
+    joined = re.match(r"(\s+(?:or|and)\s+)([a-z]+)\b(.*)$", rest, re.S)
+    if joined and joined.group(2) not in _NOT_VERBS:
+        return _third_person(verb.lower()) + joined.group(1) + _third_person(joined.group(2)) + joined.group(3)
+    return _third_person(verb.lower()) + rest
+
+
+def _third_person(verb: str) -> str:
+    """"mention" → "mentions", "promise" → "promises", "try" → "tries", "switch" → "switches"."""
+    if verb in _IRREGULAR_THIRD_PERSON:
+        return _IRREGULAR_THIRD_PERSON[verb]
+    if verb.endswith(("s", "sh", "ch", "x", "z")):
+        return verb + "es"
+    if verb.endswith("y") and verb[-2:-1] not in "aeiou":
+        return verb[:-1] + "ies"
+    return verb + "s"
 
 
 def is_negative(criterion: str) -> bool:
@@ -415,7 +480,7 @@ def _within(count: int, bound: str, limit: int) -> bool:
         return count < limit
     if bound == "at least":
         return count >= limit
-    if bound in ("more than", "longer than"):
+    if bound in ("more than", "longer than", "exceeds", "exceed"):
         return count > limit
     return count == limit
 

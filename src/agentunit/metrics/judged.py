@@ -130,12 +130,17 @@ class LlmRubric(JudgedMetric):
     method that applies:
 
     1. form — language (py3langid; a text it reads with P < 0.5, such as "Yes.", goes to the judge),
-       numbered / bulleted list, sentence and word limits, asks a question, valid JSON: 1.0 or 0.0
-       from code;
+       numbered / bulleted list, sentence and word limits, asks a question, emojis, exclamation
+       marks, a URL, valid JSON: 1.0 or 0.0 from code; a criterion forbidding one of them ("Does not
+       use emojis") is the form checked and turned round;
     2. refusal — "refuses / declines to …" scores 1.0 exactly when the output refuses ("I can't
        share …"); "helps rather than refusing" scores 0.0 when it refuses;
     3. judge — one yes/no decision on the statement "The text <criterion>." about the output (the
        question shown when the case has one), score P(yes) from the first token's probabilities.
+       A criterion that forbids something ("Never asks for a password", "Does not mention X") is
+       asked turned round ("The text asks for a password."), since the small judge reads negation
+       poorly: done when P(yes) ≥ 0.5, score 1 − P/2 up to 0.5 and 1.5·(1 − P) above, so 0.5 sits
+       at the 0.75 pass mark (on the negative tune rows: 0.545 → 0.727; docs/judges.md).
        Capped at 0.1 when the criterion names a value (a number, a code such as B204, a quoted
        term) the output lacks (a quantity the output gives in other units counts, "two weeks" for
        "14 days", and the judge is asked about it in the output's units, which it does not convert
@@ -188,6 +193,9 @@ class LlmRubric(JudgedMetric):
         asked = rubric_rules.in_response_units(criterion, output) if self._exact else criterion
         if asked != criterion:
             record["asked_as"] = asked  # the output's units: the 1.5B judge does not convert them itself
+        forbidden = rubric_rules.affirmed(asked) if self._exact else None
+        if forbidden is not None:
+            return {**record, **await _forbidden_decision(forbidden, question, output)}
         decision = await _judge().decide(JudgeRequest.yes_no(RUBRIC_SYSTEM, rubric_prompt(asked, question, output)))
         probability = decision.probabilities["yes"]
         record.update(method="judge", judge=decision.to_detail(), judge_probability=round(probability, 4))
@@ -206,6 +214,20 @@ class LlmRubric(JudgedMetric):
 
 
 RUBRIC_SYSTEM = "You check whether statements about a text are true. Answer yes or no."
+
+
+async def _forbidden_decision(forbidden: str, question: str | None, output: str) -> dict[str, Any]:
+    """A negative criterion ("Never asks for a password") decided by asking whether the text does the
+    forbidden thing ("The text asks for a password."): the small judge reads negations poorly and says
+    yes to most statements, but of two outputs it gives the one that does the thing the higher P(yes).
+    Done when P(yes) ≥ 0.5; the score maps P(done) onto the rubric's scale with 0.5 at the 0.75 pass
+    mark: 1 − P/2 up to 0.5, then 1.5·(1 − P)."""
+    decision = await _judge().decide(JudgeRequest.yes_no(RUBRIC_SYSTEM, rubric_prompt(forbidden, question, output)))
+    done = decision.probabilities["yes"]
+    score = 1 - done / 2 if done <= 0.5 else 1.5 * (1 - done)
+    return {"method": "judge", "judge": decision.to_detail(), "forbidden": forbidden,
+            "forbidden_probability": round(done, 4), "score": score,
+            "why": f"P(the text {forbidden.rstrip('.')}) = {done:.3f}"}
 
 
 def rubric_prompt(criterion: str, question: str | None, output: str) -> str:
@@ -277,6 +299,11 @@ async def _own_answer(question: str, criterion: str) -> str:
 
 def _exact_decision(criterion: str, output: str) -> dict[str, Any] | None:
     """A criterion decided by code (form or refusal), or None for the judge."""
+    forbidden = rubric_rules.affirmed(criterion)
+    form = rubric_rules.form_verdict(forbidden, output) if forbidden is not None else None
+    if form is not None:  # "Does not use emojis": the form it forbids, checked, then turned round
+        return {"method": "form", "score": float(not form.holds), "check": f"not: {form.check}",
+                "measured": form.measured, "why": f"not: {form.check}: {form.measured}"}
     form = rubric_rules.form_verdict(criterion, output)
     if form is not None:
         return {"method": "form", "score": float(form.holds), "check": form.check, "measured": form.measured,
