@@ -18,7 +18,8 @@ from tests.judge_helpers import pass_with, scripted_judge
 
 DATA = Path(__file__).parent.parent / "data" / "promptfoo"
 # promptfoo's examples/ copied unchanged: (folder, config file, cases, their statuses against echo with a
-# judge that passes every rubric).
+# judge that says yes to every statement). A rubric that forbids something is asked turned round, so that
+# judge fails it: "does not claim to know the current weather in new york" in the two comparisons.
 EXAMPLES = [
     ("getting-started", "promptfooconfig.yaml", 4, {"failed": 4}),
     ("simple-csv", "promptfooconfig.yaml", 8, {"failed": 8}),
@@ -29,8 +30,8 @@ EXAMPLES = [
     ("python-assert", "promptfooconfig-inline.yaml", 2, {"passed": 1, "failed": 1}),
     ("gpt-4o-vs-4o-mini", "promptfooconfig.yaml", 15, {"failed": 2, "passed": 13}),  # riddles 1 and 3
     ("phi-vs-llama", "promptfooconfig.yaml", 16, {"unmeasured": 16}),  # no assertions
-    ("mistral-llama-comparison", "promptfooconfig.yaml", 16, {"unmeasured": 8, "passed": 8}),
-    ("llama-gpt-comparison", "promptfooconfig.yaml", 8, {"unmeasured": 4, "passed": 4}),
+    ("mistral-llama-comparison", "promptfooconfig.yaml", 16, {"unmeasured": 8, "passed": 6, "failed": 2}),
+    ("llama-gpt-comparison", "promptfooconfig.yaml", 8, {"unmeasured": 4, "passed": 3, "failed": 1}),
 ]
 
 
