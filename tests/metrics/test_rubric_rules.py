@@ -176,6 +176,7 @@ def test_a_missing_language_identifier_is_reported(monkeypatch):
     ("The response does not give any email address", "gives an email address"),
     ("Is not rude.", "is rude."),
     ("Doesn't have a typo", "has a typo"),
+    ("Never mention competitors.", "mentions competitors."),  # the imperative rubric style
 ])
 def test_a_negative_criterion_is_turned_into_the_thing_it_forbids(criterion, turned):
     assert rules.affirmed(criterion) == turned

@@ -266,8 +266,8 @@ def affirmed(criterion: str) -> str | None:
     rest = _ANY.sub(lambda m: m.group(1) + ("an " if m.group(2)[0] in "aeiou" else "a "), rest)
     if copula is not None:
         return "is" + rest
-    if negation.lower().startswith("never"):
-        return verb + rest  # "never asks": already the third person
+    if negation.lower().startswith("never") and verb.lower().endswith("s"):
+        return verb + rest  # "never asks": already the third person ("Never mention …" is conjugated below)
     if verb.lower().endswith("ly") and (adverbed := re.match(r"(\s+)([a-z]+)\b(.*)$", rest, re.I | re.S)):
         space, verb, rest = adverbed.groups()  # "does not directly mention" → "directly mentions"
         return found.group(2) + space + _conjugated(verb, rest)
