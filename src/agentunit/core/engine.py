@@ -409,8 +409,9 @@ class Engine:
             if any(used.values()):
                 cost = judge.cost_of({"prompt_tokens": used["prompt_tokens"],
                                       "completion_tokens": used["completion_tokens"]})
-                summary["judge"] = {**judge.provider.describe(), **used, "cost": cost}
-                summary["judge"]["agreement"] = self._judge_agreement(store, run_id, judge.provider.describe())
+                described = judge.provider.describe()
+                summary["judge"] = {**described, **used, "cost": cost,
+                                    "agreement": self._judge_agreement(store, run_id, described)}
             finished_at = _now_iso()
             store.mark_run(run_id, status, finished_at=finished_at, summary=summary)
         return RunResult(run_id=run_id, suite=self.suite.name, started_at=started_at, finished_at=finished_at,

@@ -114,17 +114,6 @@ published balanced accuracy: ``audio-conversation-coherence`` (accuracy only, do
 ``video_response_relevance`` (needs CLIP or a vision judge, not measured offline)."""
 
 
-def held_out(name: str) -> MeasuredAgreement | None:
-    """The published held-out figure of a metric (any name or alias, ``not-`` allowed), else None."""
-    from agentunit.metrics.registry import UnknownMetricError, lookup
-
-    try:
-        info, _negated = lookup(name)
-    except UnknownMetricError:
-        return None
-    return HELD_OUT.get(info.name)
-
-
 def is_embedded(judge: Mapping[str, Any]) -> bool:
     """Whether a judge description (``provider.describe()``) is the embedded judge the figures were
     measured with: the local provider, the embedded model, no ``model_path`` file."""
