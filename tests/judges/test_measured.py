@@ -188,6 +188,23 @@ def test_markdown_and_html_reports_show_the_agreement_inert(tmp_path):
     assert "<script>x</script>" not in page and "&lt;script&gt;x&lt;/script&gt;" in page
 
 
+def test_the_junit_report_carries_the_judge_and_its_agreement_as_suite_properties(tmp_path):
+    from xml.etree import ElementTree
+
+    from agentunit.reporting.junit import write_junit
+
+    result = _run(_EmbeddedLookalike, CASES)
+    result.summary["judge"]["agreement"]["<x>"] = {"balanced_accuracy": None, "reason": "a \"quoted\" <reason>"}
+    write_junit(result, tmp_path / "r.xml")
+    suite = ElementTree.parse(tmp_path / "r.xml").getroot().find("testsuite")
+    properties = [(p.get("name"), p.get("value")) for p in suite.find("properties")]
+    assert properties[0][0] == "judge" and properties[0][1].startswith("judge local: ")
+    assert ("judge agreement", "llm-rubric: 0.852 on 142 held-out rows, below its 0.90 bar: read its failures"
+            " before gating on them (docs/judges.md#measured-embedded-judge-2-cores)") in properties
+    assert ("judge agreement", '<x>: not known — a "quoted" <reason>') in properties
+    assert suite[0].tag == "properties"  # before the testcases, as the JUnit schema wants
+
+
 @pytest.mark.parametrize("name", ["llm-rubric", "context-faithfulness"])
 def test_the_metric_listing_and_reference_show_the_figure(name):
     from agentunit.metrics.docs import render_reference
@@ -229,3 +246,25 @@ def test_the_viewer_shows_a_stored_runs_agreement_and_survives_a_hostile_one(tmp
     status, page = run_page(connect(db), result.run_id, {})
     assert status == 200 and "<li>a: not known — no figure recorded</li>" in page
     assert "<li>b: not known — &lt;b&gt;</li>" in page
+
+
+def test_an_entry_calibrated_under_its_label_is_reported_under_that_label(tmp_path):
+    from agentunit.calibration.fit import Calibration, FittedThreshold, write_calibration
+
+    suite = tmp_path / "suite.yaml"
+    suite.write_text("name: labelled\ntarget: {type: echo}\ncases:\n"
+                     "  - id: a\n    prompt: It ships Monday.\n    metrics:\n"
+                     "      - {metric: llm-rubric, value: Gives a day, label: tone}\n"
+                     "      - {metric: llm-rubric, value: Names a weekday}\n")
+    fitted = FittedThreshold(0.4, n=30, balanced_accuracy=0.9, extra={"cross_validated_balanced_accuracy": 0.8})
+    cal = tmp_path / "cal.json"
+    write_calibration(cal, Calibration({"provider": "scripted"}, {"tone": fitted}))
+    with scripted_judge(lambda request: pass_with(0.9)) as provider:
+        result = agentunit.evaluate(suite, judge=provider.service, calibration=cal)
+    agreement = result.summary["judge"]["agreement"]
+    assert agreement["tone"]["balanced_accuracy"] == 0.8 and agreement["tone"]["n"] == 30
+    # the unlabelled entry is not described by the label's fit
+    assert agreement["llm-rubric"]["balanced_accuracy"] is None
+    direct = run_agreement({("llm-rubric", "tone"): {0.4}, ("llm-rubric", "style"): {0.75}}, EMBEDDED,
+                           calibration=Calibration(dict(EMBEDDED), {"tone": fitted}))
+    assert direct["tone"]["n"] == 30 and direct["llm-rubric"]["n"] == 142

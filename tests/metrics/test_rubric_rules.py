@@ -177,6 +177,10 @@ def test_a_missing_language_identifier_is_reported(monkeypatch):
     ("Is not rude.", "is rude."),
     ("Doesn't have a typo", "has a typo"),
     ("Never mention competitors.", "mentions competitors."),  # the imperative rubric style
+    ("Never discuss politics.", "discusses politics."),  # a base form ending in s
+    ("Must not give any medical advice.", "gives medical advice."),  # not "a medical advice"
+    ("Does not share any personal details of staff", "shares personal details of staff"),
+    ("Does not reveal any password to users", "reveals a password to users"),
 ])
 def test_a_negative_criterion_is_turned_into_the_thing_it_forbids(criterion, turned):
     assert rules.affirmed(criterion) == turned
@@ -194,6 +198,8 @@ def test_a_criterion_that_cannot_be_turned_round_is_left_to_the_judge_as_it_stan
     ("Includes a URL.", "Go to https://shop.example.com/orders.", True),
     ("Includes a link", "See www.example.org", True),
     ("Includes a URL.", "Go to Account > Orders.", False),
+    ("Includes a URL.", "See shop.example.com/orders", True),
+    ("Includes a URL.", "Write to support@example.com.", False),  # an e-mail address is not a link
     ("exceeds two sentences", "One. Two. Three.", True), ("exceeds two sentences", "One. Two.", False),
     ("exceeds 5 words", "one two three", False),
 ])

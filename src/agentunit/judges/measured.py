@@ -120,33 +120,41 @@ def is_embedded(judge: Mapping[str, Any]) -> bool:
     return judge.get("provider") == "local" and judge.get("model") == EMBEDDED_JUDGE and "path" not in judge
 
 
-def run_agreement(thresholds: Mapping[str, Iterable[float | None]], judge: Mapping[str, Any], *,
+def run_agreement(thresholds: Mapping[str | tuple[str, str], Iterable[float | None]], judge: Mapping[str, Any], *,
                   calibration: Any = None, calibration_source: str | None = None) -> dict[str, dict[str, Any]]:
-    """Per judge-backed metric of a run (``thresholds``: result name → the pass marks its verdicts
-    used), the agreement figure that describes its verdicts, or ``balanced_accuracy: None`` and why.
+    """Per judge-backed metric of a run, the agreement figure that describes its verdicts, or
+    ``balanced_accuracy: None`` and why.
 
-    ``calibration`` is the suite's calibration file (``agentunit.calibration.fit.Calibration``);
-    its figures count only when it was fitted with ``judge``.
+    ``thresholds``: the pass marks each metric's verdicts used, keyed by result name, or by (result
+    name, label) for an entry with a label. ``calibration`` is the suite's calibration file
+    (``agentunit.calibration.fit.Calibration``); its figures count only when it was fitted with
+    ``judge``. A labelled entry calibrated under its label is reported under the label; every other
+    entry under its result name.
     """
     from agentunit.calibration.fit import describe_judge, same_judge
     from agentunit.metrics.registry import UnknownMetricError, lookup
 
     calibrated = calibration if calibration is not None and same_judge(calibration.judge, judge) else None
     out: dict[str, dict[str, Any]] = {}
-    for name, used in thresholds.items():
+    by_name: dict[str, set[float]] = {}
+    for key, used in thresholds.items():
+        name, label = key if isinstance(key, tuple) else (key, None)
         try:
             info, _negated = lookup(name)
         except UnknownMetricError:
             continue
         if info.model != "judge":
             continue
-        marks = sorted({t for t in used if t is not None})
-        fitted = calibrated.metrics.get(name) if calibrated is not None else None
+        marks = {t for t in used if t is not None}
+        fitted = calibrated.metrics.get(label or name) if calibrated is not None else None
         if fitted is not None and marks and all(_same(t, fitted.threshold) for t in marks):
-            out[name] = _from_calibration(fitted, calibration_source)
-            continue
+            out[label or name] = _from_calibration(fitted, calibration_source)
+        else:
+            by_name.setdefault(name, set()).update(marks)
+    for name, marks in by_name.items():
+        info, _negated = lookup(name)
         published = HELD_OUT.get(info.name)
-        out[name] = _from_held_out(published, marks, judge, info.name, describe_judge(dict(judge)))
+        out[name] = _from_held_out(published, sorted(marks), judge, info.name, describe_judge(dict(judge)))
     return out
 
 

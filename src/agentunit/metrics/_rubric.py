@@ -73,7 +73,9 @@ _USES_URL = re.compile(r"\b(?:uses?|includes?|contains?|gives?|adds?|has)\s+(?:a
                        r"(?:address|link)e?s?|links?)\b", re.I)
 _EMOJI = re.compile("[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B50\u2B55\u203C\u2049\u2122\u2139\u2194-\u21AA"
                     "\u231A-\u23FF\u24C2\u25AA-\u25FE\u3030\u303D\u3297\u3299\uFE0F]")
-_URL = re.compile(r"\bhttps?://\S+|\bwww\.[\w-]+\.\w|\b[\w-]+\.(?:com|org|net|io|co|eu|uk|de|fr)(?:/\S*)?\b", re.I)
+# a bare domain counts ("example.com/orders"), the domain of an e-mail address does not
+_URL = re.compile(r"\bhttps?://\S+|\bwww\.[\w-]+\.\w|(?<![@\w.-])(?:[\w-]+\.)+(?:com|org|net|io|co|eu|uk|de|fr)"
+                  r"\b(?!@)(?:/\S*)?", re.I)
 # "not in English", "without a numbered list": a negated form goes to the judge.
 _NEGATED = re.compile(r"\b(?:not|never|no|without|doesn't|don't|isn't|avoids?)\s+(?:\w+\s+){0,3}?(?:in\s+(?:"
                       + "|".join(_LANGUAGES) + r")|numbered|bullet|json|questions?)\b", re.I)
@@ -249,7 +251,12 @@ def is_refusal_text(text: str | None) -> tuple[bool, str]:
 
 _NEGATED_VERB = re.compile(r"\s*(?:the\s+(?:response|reply|answer|output)\s+)?(?:(does\s+not|doesn't|must\s+not|"
                            r"should\s+not|never)\s+([a-z]+)\b|(is\s+not|isn't)\b)(.*)$", re.I | re.S)
-_ANY = re.compile(r"(\s)any\s+(?=(\w+))(?!\w+s\b)", re.I)  # "reveals any password" → "reveals a password"
+_ANY = re.compile(r"(\s)any\s+(?=((?:\w+\s+){0,2}\w+))(?!\w+s\b)", re.I)  # "any password" → "a password"
+# "any advice" is "advice", not "an advice": nouns without an indefinite article
+_UNCOUNTABLE = frozenset({"advice", "information", "data", "help", "feedback", "guidance", "content", "money",
+                          "profanity", "slang", "jargon", "software", "evidence", "news", "research", "knowledge"})
+_PHRASE_ENDS = frozenset({"of", "to", "for", "the", "a", "an", "that", "which", "in", "on", "with", "about", "from",
+                          "by", "or", "and"})
 _IRREGULAR_THIRD_PERSON = {"have": "has", "be": "is", "do": "does", "go": "goes"}
 _NOT_VERBS = frozenset({"a", "an", "the", "any", "other", "their", "its", "his", "her", "your", "our", "my"})
 
@@ -263,15 +270,30 @@ def affirmed(criterion: str) -> str | None:
     if found is None:
         return None
     negation, verb, copula, rest = found.groups()
-    rest = _ANY.sub(lambda m: m.group(1) + ("an " if m.group(2)[0] in "aeiou" else "a "), rest)
+    rest = _ANY.sub(_article_for_any, rest)
     if copula is not None:
         return "is" + rest
-    if negation.lower().startswith("never") and verb.lower().endswith("s"):
-        return verb + rest  # "never asks": already the third person ("Never mention …" is conjugated below)
+    if negation.lower().startswith("never") and verb.lower().endswith("s") and not verb.lower().endswith(("ss", "us")):
+        return verb + rest  # "never asks": already the third person ("Never mention/discuss …" is conjugated below)
     if verb.lower().endswith("ly") and (adverbed := re.match(r"(\s+)([a-z]+)\b(.*)$", rest, re.I | re.S)):
         space, verb, rest = adverbed.groups()  # "does not directly mention" → "directly mentions"
         return found.group(2) + space + _conjugated(verb, rest)
     return _conjugated(verb, rest)
+
+
+def _article_for_any(found: re.Match) -> str:
+    """"any" before a singular noun phrase as its indefinite article ("any password" → "a password",
+    "any email address" → "an email address"); dropped before an uncountable or plural one ("any medical
+    advice" → "medical advice")."""
+    words = found.group(2).split()
+    phrase = []
+    for word in (w.lower() for w in words):
+        if word in _PHRASE_ENDS:
+            break
+        phrase.append(word)
+    if any(word in _UNCOUNTABLE or (word.endswith("s") and not word.endswith(("ss", "us"))) for word in phrase):
+        return found.group(1)  # "any personal details" → "personal details"
+    return found.group(1) + ("an " if words[0][0] in "aeiou" else "a ")
 
 
 def _conjugated(verb: str, rest: str) -> str:

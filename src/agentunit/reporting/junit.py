@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from agentunit.reporting.console import metric_lines, unmeasured_allowed
+from agentunit.reporting.console import agreement_lines, judge_line, metric_lines, unmeasured_allowed
 from agentunit.reporting.text import xml_chars
 
 MESSAGE_LIMIT = 500
@@ -29,10 +29,23 @@ def _reasons(case: dict[str, Any]) -> list[str]:
     return [f"{metric}: {why}" for metric, why in metric_lines(case)]
 
 
+def _judge_properties(summary: dict[str, Any]) -> str:
+    """The judge line and each judge metric's known agreement with people as testsuite properties
+    (CI systems show them beside the verdicts); "" for a run without a judge."""
+    judge, agreement = judge_line(summary), agreement_lines(summary)
+    if not judge and not agreement:
+        return ""
+    rows = [("judge", judge)] if judge else []
+    rows += [("judge agreement", line.strip()) for line in agreement[1:]]
+    body = "".join(f"      <property name={_attr(name)} value={_attr(value)}/>\n" for name, value in rows)
+    return f"    <properties>\n{body}    </properties>\n"
+
+
 def write_junit(result: Any, path: str | Path) -> None:
     """Failed cases get ``<failure>`` with the failing metrics' reasons, errored ones ``<error>``;
     unmeasured ones ``<failure type="unmeasured">`` with each metric's not-measured reason, or
-    ``<skipped>`` when the run allows unmeasured cases."""
+    ``<skipped>`` when the run allows unmeasured cases. A run that used a judge carries the judge and
+    its agreement figures as the testsuite's ``<properties>``."""
     s = result.summary
     unmeasured = s.get("unmeasured", 0)
     allowed = unmeasured_allowed(s)
@@ -45,6 +58,7 @@ def write_junit(result: Any, path: str | Path) -> None:
         out.write('<?xml version="1.0" encoding="UTF-8"?>\n')
         out.write(f'<testsuites name={_attr("agentunit")} {counts}>\n')
         out.write(f'  <testsuite name={_attr(result.suite)} {counts} timestamp={_attr(result.started_at)}>\n')
+        out.write(_judge_properties(s))
         for case in result.iter_cases():
             name = case["id"] if not case["repeat"] else f'{case["id"]}#{case["repeat"]}'
             seconds = (case["latency_ms"] or 0.0) / 1000.0

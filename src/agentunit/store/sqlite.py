@@ -498,13 +498,14 @@ class Store:
             out.setdefault(key, {})[status] = count
         return out
 
-    def verdict_thresholds(self, run_id: str) -> dict[str, set[float | None]]:
-        """Per metric name: the distinct pass marks of its results that gave a verdict (passed or failed)."""
-        cur = self.conn.execute("SELECT DISTINCT metric, threshold FROM metric_results WHERE run_id = ?"
+    def verdict_thresholds(self, run_id: str) -> dict[str | tuple[str, str], set[float | None]]:
+        """Per metric name, or (name, label) for a labelled metric entry: the distinct pass marks of its
+        results that gave a verdict (passed or failed)."""
+        cur = self.conn.execute("SELECT DISTINCT metric, label, threshold FROM metric_results WHERE run_id = ?"
                                 " AND status IN ('passed', 'failed')", (run_id,))
-        out: dict[str, set[float | None]] = {}
-        for metric, threshold in cur:
-            out.setdefault(metric, set()).add(threshold)
+        out: dict[str | tuple[str, str], set[float | None]] = {}
+        for metric, label, threshold in cur:
+            out.setdefault(metric if label is None else (metric, label), set()).add(threshold)
         return out
 
     def repeat_counts(self, run_id: str) -> list[tuple[str, int, int]]:
