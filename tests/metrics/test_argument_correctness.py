@@ -100,7 +100,8 @@ def test_argument_agreement_by_kind():
     assert argument_agreement(3, "3") == (1.0, "number") and argument_agreement(2.5, 25) == (0.0, "number")
     assert argument_agreement(True, False) == (0.0, "boolean") and argument_agreement(True, 1) == (0.0, "boolean")
     assert argument_agreement("Los Angeles Lakers", "Lakers") == (0.5, "text")
-    assert argument_agreement(["a", "b"], ["a", "b"]) == (1.0, "text")
+    assert argument_agreement(["a", "b"], ["a", "b"]) == (1.0, "items")
+    assert argument_agreement([1, 2], [1, 2]) == (1.0, "text")  # a list of numbers: as JSON text
 
 
 def test_a_boolean_that_differs_halves_and_no_shared_argument_keeps():
@@ -178,8 +179,15 @@ def test_numbers_agree_within_half_a_percent():
     ("DE", "de", (1.0, "code")),
     ("DE", "GE", (0.0, "code")),
     ("NASDAQ", "Nasdaq", (1.0, "code")),
+    ("kilograms", "kg", (1.0, "unit")),
+    ("pounds", "lb", (1.0, "unit")),
+    ("kilograms", "g", (0.0, "unit")),           # a unit mix-up
+    ("seconds", "minutes", (0.0, "unit")),
+    (["milk", "eggs", "bread"], ["Bread", "Milk ", "eggs"], (1.0, "items")),  # any order, case ignored
+    (["milk", "eggs", "bread"], ["milk", "eggs", "bread", "butter"], (0.0, "items")),  # one nobody asked for
+    (["milk", "eggs", "bread"], ["milk", "eggs"], (0.0, "items")),
 ])
-def test_times_dates_addresses_and_codes_are_compared_as_values(own, given, expected):
+def test_times_dates_addresses_units_lists_and_codes_are_compared_as_values(own, given, expected):
     assert argument_agreement(own, given) == expected
 
 
@@ -190,6 +198,7 @@ def test_times_dates_addresses_and_codes_are_compared_as_values(own, given, expe
     ("25:00", "1am"),         # not a time
     ("13:00", "13pm"),
     ("May 2026", "2026-05"),  # not a whole date
+    ("living room", "in"),    # "in" is not read as inches
 ])
 def test_other_strings_are_compared_as_text(own, given):
     assert argument_agreement(own, given)[1] == "text"
@@ -200,3 +209,25 @@ def test_a_time_that_differs_halves_and_equal_values_in_other_forms_lift():
     assert compared_with_own(0.6, {"restaurant": "Nobu", "date": "2026-05-09", "time": "17:45"}, own)[0] == 0.3
     assert compared_with_own(0.6, {"restaurant": "NOBU", "date": "May 9, 2026", "time": "7:45pm"}, own)[0] == \
         pytest.approx(0.8)
+
+
+def test_a_value_inside_free_text_that_the_request_does_not_give_halves_the_call():
+    tools = [{"name": "send_email", "parameters": {"type": "object", "properties": {
+        "to": {"type": "string"}, "body": {"type": "string"}, "date": {"type": "string"}}}}]
+    query = "Today is 4 May 2026. Email jo@acme.com tomorrow and ask her to move our call to 4pm."
+
+    def score(arguments, fill='{"to": "jo@acme.com"}'):
+        with scripted_judge(_fits_and_fills(fill)):
+            return check("x", "argument-correctness", tools=tools, query=query,
+                         tool_calls=[{"name": "send_email", "arguments": arguments}])
+
+    wrong = score({"to": "jo@acme.com", "body": "Hi Jo, could we move our call to 2pm?"})
+    assert wrong.detail["calls"][0]["unsupported_values"] == ["2pm"] and wrong.value == pytest.approx(0.3)
+    # the same time written otherwise, a name, and a date alone (compared with the judge's, not read as text)
+    right = score({"to": "jo@acme.com", "body": "Hi Jo, could we move our call to 16:00? Thanks, Sam",
+                   "date": "5 May 2026"})
+    assert "unsupported_values" not in right.detail["calls"][0] and right.value == pytest.approx(0.8)
+    # halved once, also when the judge's own arguments cannot be compared
+    assert score({"body": "Move our call to 2pm please"}, fill="not json").value == pytest.approx(0.3)
+    assert score({"to": "jo@acme.com", "body": "Move our call to 2pm please"}, fill='{"to": "jo@acme.com", '
+                 '"body": "Move our call to 4pm"}').value == pytest.approx(0.3)

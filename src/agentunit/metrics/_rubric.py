@@ -385,15 +385,15 @@ def _quantity_in(token: str, after: str, response: str) -> str | None:
     units of the same kind (time, length, mass, volume or temperature, equal within 1 %): the
     response's words for it ("two weeks"), else None."""
     unit = _UNIT_AFTER.match(after)
-    if not units_available() or unit is None or as_number(token) == [] or _unit(unit.group(1)) is None:
+    if not units_available() or unit is None or as_number(token) == [] or unit_of(unit.group(1)) is None:
         return None
     registry = _unit_registry()
-    wanted = registry.Quantity(as_number(token)[0], _unit(unit.group(1)))
+    wanted = registry.Quantity(as_number(token)[0], unit_of(unit.group(1)))
     for match in _QUANTITY.finditer(response):
         amount, word = match.group(1), match.group(2)
         value = _SPELLED.get(amount.lower(), 1 if amount.lower() in ("a", "an") else None)
         value = value if value is not None else next(iter(as_number(amount)), None)
-        stated = _unit(word)
+        stated = unit_of(word)
         if value is None or stated is None or stated.dimensionality != wanted.units.dimensionality:
             continue
         converted = registry.Quantity(value, stated).to(wanted.units).magnitude
@@ -402,7 +402,7 @@ def _quantity_in(token: str, after: str, response: str) -> str | None:
     return None
 
 
-def _unit(word: str):
+def unit_of(word: str):
     """The pint unit a word names when it is a unit of time, length, mass, volume or temperature; None for
     other words and for words pint reads as units that are mostly something else ("a", "in", "pm")."""
     if word.lower() in _NOT_UNITS:

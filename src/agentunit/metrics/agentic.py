@@ -13,6 +13,7 @@ from agentunit.core.envelope import tool_call_failed, tool_call_failure, tool_ca
 from agentunit.errors import MetricConfigError
 from agentunit.judges.base import JudgeOutputError, JudgeRequest
 from agentunit.judges.service import current_judge, pass_fail
+from agentunit.metrics import _rubric as rubric_rules
 from agentunit.metrics._grounding import unsupported_values
 from agentunit.metrics._values import switch
 from agentunit.metrics.base import Metric, MetricResult
@@ -452,9 +453,11 @@ class ArgumentCorrectness(JudgedMetric):
     the judge decides whether the arguments are appropriate for the user's request and the tool's
     description (P(PASS)), then fills the call itself (its own arguments, generated under the tool's
     schema) and the two are compared (``compared_with_own``: a number, true/false, time of day, date,
-    e-mail address or code that differs halves P, every argument equal lifts it half-way to 1; tune
-    0.739 → 0.891, docs/agentic.md). Own arguments that repeat an earlier call of the same tool are not
-    compared (``repeats_earlier_call``: the judge copied what it saw).
+    e-mail address, unit of measure, list of strings or code that differs halves P, every argument
+    equal lifts it half-way to 1; tune 0.739 → 0.924, docs/agentic.md). A number, date or time written
+    inside a free-text argument that neither the request nor an earlier call gives halves P too
+    (``values_in_text_unsupported``: "move our call to 2pm" for 4pm). Own arguments that repeat an
+    earlier call of the same tool are not compared (``repeats_earlier_call``: the judge copied what it saw).
     ``config.judge: false`` keeps only the schema check: a call whose arguments pass its schema
     scores 1, a call with no schema is not checked (listed in the detail, left out of the mean).
     Score = mean over checked calls. Pass mark 0.55, the best round mark on the tune split of
@@ -490,15 +493,21 @@ class ArgumentCorrectness(JudgedMetric):
                 continue
             score = await _judge_arguments(question, name, spec.get("description", ""), arguments)
             record: dict[str, Any] = {"tool": name, "judge_probability": round(score, 4)}
+            unsupported = values_in_text_unsupported(arguments, question, calls[:position])
+            if unsupported:
+                record["unsupported_values"] = unsupported
             own = await _own_arguments(question, name, spec, calls[:position])
-            if own is None:
-                record["own_arguments"] = "the judge's own arguments were not a JSON object: not compared"
-            elif repeats_earlier_call(own, name, calls[:position]):
-                record["own_arguments"] = own
-                record["not_compared"] = "the judge's own arguments repeat an earlier call of this tool"
-            else:
-                score, agreement = compared_with_own(score, arguments, own)
+            if own is not None and not repeats_earlier_call(own, name, calls[:position]):
+                score, agreement = compared_with_own(score, arguments, own, differs=bool(unsupported))
                 record.update(own_arguments=own, agreement=agreement)
+            else:
+                if own is None:
+                    record["own_arguments"] = "the judge's own arguments were not a JSON object: not compared"
+                else:
+                    record["own_arguments"] = own
+                    record["not_compared"] = "the judge's own arguments repeat an earlier call of this tool"
+                if unsupported:
+                    score *= OWN_MISMATCH_SCALE
             results.append({**record, "score": round(score, 4), "method": "judge"})
         detail = {"calls": results, "not_checked": unchecked}
         if not results:
@@ -611,9 +620,17 @@ def _codes(own: str, given: str) -> tuple[str, str] | None:
     return (pair[0], pair[1]) if any(v == v.upper() for v in (own, given)) else None
 
 
+def _measurement_unit(value: str) -> Any:
+    """The unit of measure a value names ("kg", "kilograms", "°F"); None for other values, and for
+    every value when pint (the ``judge`` extra) is not installed."""
+    return rubric_rules.unit_of(value.strip()) if rubric_rules.units_available() else None
+
+
 def _typed_agreement(own: str, given: str) -> tuple[float, str] | None:
-    """Equal or not (1/0) when both strings are e-mail addresses, times of day, dates or codes."""
-    for read, kind in ((_email, "email"), (_clock_minutes, "time"), (_calendar_date, "date")):
+    """Equal or not (1/0) when both strings are e-mail addresses, times of day, dates, units of measure
+    or codes."""
+    for read, kind in ((_email, "email"), (_clock_minutes, "time"), (_calendar_date, "date"),
+                       (_measurement_unit, "unit")):
         mine, theirs = read(own), read(given)
         if mine is not None and theirs is not None:
             return float(mine == theirs), kind
@@ -621,10 +638,18 @@ def _typed_agreement(own: str, given: str) -> tuple[float, str] | None:
     return None if codes is None else (float(codes[0] == codes[1]), "code")
 
 
+def _item_set(value: list[Any]) -> frozenset[str] | None:
+    """A list of strings as the set of its items, case and surrounding space ignored; None otherwise."""
+    if not value or not all(isinstance(item, str) for item in value):
+        return None
+    return frozenset(" ".join(item.split()).lower() for item in value)
+
+
 def argument_agreement(own: Any, given: Any) -> tuple[float, str]:
     """(similarity, kind) of one argument against the judge's own value: numbers within 0.5 % or not (1/0),
     true/false equal or not; two e-mail addresses, times of day ("7:45pm" = "19:45"), dates ("9 May 2026"
-    = "2026-05-09") or codes ("UA 1234" = "UA1234", "de" = "DE") equal or not; anything else SQuAD token
+    = "2026-05-09"), units of measure ("kg" = "kilograms") or codes ("UA 1234" = "UA1234", "de" = "DE")
+    equal or not; two lists of strings equal as sets (case ignored) or not; anything else SQuAD token
     F1 of the texts (JSON for lists and objects)."""
     mine, theirs = _number(own), _number(given)
     if mine is not None and theirs is not None:  # within 0.5 %: a result rounded on the way still agrees
@@ -635,6 +660,10 @@ def argument_agreement(own: Any, given: Any) -> tuple[float, str]:
         typed = _typed_agreement(own, given)
         if typed is not None:
             return typed
+    if isinstance(own, list) and isinstance(given, list):
+        mine, theirs = _item_set(own), _item_set(given)
+        if mine is not None and theirs is not None:  # an item added or left out: "butter" nobody asked for
+            return float(mine == theirs), "items"
     as_text = [v if isinstance(v, str) else json.dumps(v, ensure_ascii=False) for v in (own, given)]
     return answer_f1(*as_text), "text"
 
@@ -647,19 +676,38 @@ def repeats_earlier_call(own: dict[str, Any], tool: str, earlier: list[dict[str,
     return any(str(call.get("name")) == tool and call.get("arguments") == own for call in earlier)
 
 
-def compared_with_own(probability: float, arguments: dict[str, Any], own: dict[str, Any]
+def values_in_text_unsupported(arguments: dict[str, Any], request: str, earlier: list[dict[str, Any]]) -> list[str]:
+    """Numbers, dates and times written inside free-text arguments (a message body, a reminder's text:
+    strings of two or more words) that neither the request nor an earlier call gives ("move our call
+    to 2pm" for "… to 4pm"), found as ``_grounding.unsupported_values`` finds them in a final answer;
+    names are not counted (a greeting's or a subject line's capitalised words are not values)."""
+    found = []
+    for value in arguments.values():
+        if isinstance(value, str) and len(value.split()) >= 2 and not _single_value(value):
+            found += [v for v in unsupported_values(value, request, earlier) if any(c.isdigit() for c in v)]
+    return found
+
+
+def _single_value(text: str) -> bool:
+    """A date, time of day or e-mail address alone ("5 May 2026", "9:15 am"): compared with the judge's own
+    value, not read as free text (a date some days after the request's "today" is not in the request)."""
+    return any(read(text) is not None for read in (_calendar_date, _clock_minutes, _email))
+
+
+def compared_with_own(probability: float, arguments: dict[str, Any], own: dict[str, Any], *, differs: bool = False
                       ) -> tuple[float, dict[str, float]]:
     """The judge's P(arguments fit) after comparing them with its own arguments for the call.
 
     Over the arguments both give: a number, true/false or other typed value (time, date, e-mail
-    address, code: ``argument_agreement``) that differs halves the support (the judge,
-    asked to fill the call itself, disagrees on a value a PASS/FAIL question lets through); when every
-    one is equal (F1 ≥ 0.99 for text) the support moves half-way to 1; otherwise it is kept. Text that
-    differs does not lower it ("kg" and "kilograms" share no word). Chosen on the tune rows of
-    tests/data/labelled/agent_arguments.jsonl (docs/agentic.md)."""
+    address, unit, list of strings, code: ``argument_agreement``) that differs halves the support (the
+    judge, asked to fill the call itself, disagrees on a value a PASS/FAIL question lets through), as
+    does ``differs`` (a value found wrong otherwise); when every one is equal (F1 ≥ 0.99 for text) the
+    support moves half-way to 1; otherwise it is kept. Text that differs does not lower it ("LON" and
+    "London" share no word). Chosen on the tune rows of tests/data/labelled/agent_arguments.jsonl
+    (docs/agentic.md)."""
     compared = {key: argument_agreement(own[key], value) for key, value in arguments.items() if key in own}
     agreement = {key: round(similarity, 4) for key, (similarity, _) in compared.items()}
-    if any(kind != "text" and similarity == 0 for similarity, kind in compared.values()):
+    if differs or any(kind != "text" and similarity == 0 for similarity, kind in compared.values()):
         return probability * OWN_MISMATCH_SCALE, agreement
     if compared and all(similarity >= 0.99 for similarity, _ in compared.values()):
         return probability + OWN_AGREE_LIFT * (1 - probability), agreement
