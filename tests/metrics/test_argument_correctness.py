@@ -2,7 +2,7 @@ import pytest
 
 from agentunit import check
 from agentunit.judges.base import JudgeReply
-from agentunit.metrics.agentic import argument_agreement, compared_with_own
+from agentunit.metrics.agentic import argument_agreement, compared_with_own, values_not_asked_for
 from tests.judge_helpers import pass_with, scripted_judge
 
 TOOLS = [{"type": "function", "function": {"name": "get_weather", "description": "Weather for a city",
@@ -231,3 +231,33 @@ def test_a_value_inside_free_text_that_the_request_does_not_give_halves_the_call
     assert score({"body": "Move our call to 2pm please"}, fill="not json").value == pytest.approx(0.3)
     assert score({"to": "jo@acme.com", "body": "Move our call to 2pm please"}, fill='{"to": "jo@acme.com", '
                  '"body": "Move our call to 4pm"}').value == pytest.approx(0.3)
+
+
+@pytest.mark.parametrize(("given", "own", "flagged"), [
+    ("sell", "buy", True),                           # the other side than the one asked for
+    ("Argentina", "Brazil", True),
+    ("Los Angeles Clippers", "Lakers", True),
+    ("Los Angeles Lakers", "Lakers", False),         # more words, one of them asked for
+    ("Brasil", "Brazil", False),                     # written like a word of the request
+    ("LON", "London", False),                        # code-shaped: not read for its words
+    ("NYSE", "NASDAQ", False),                       # (so a wrong code is left to the judge)
+    ("kg", "kilograms", False),                      # a unit, compared as a unit
+    ("Lyon", "Paris", False),                        # the judge inferred its value too: nothing to go by
+    ("please move the call to Friday", "move the call", False),  # free text
+])
+def test_a_short_text_argument_naming_what_the_request_does_not_is_found(given, own, flagged):
+    request = {"Paris": "Weather in France's capital?", "London": "Flights from London"}.get(
+        own, "Buy 10 shares of Brazil's biggest miner on the NASDAQ for the Lakers fan, in kilograms; move the call")
+    assert values_not_asked_for({"x": given}, {"x": own}, request) == ([given] if flagged else [])
+
+
+def test_a_value_not_asked_for_halves_the_call_and_is_named():
+    tools = [{"name": "trade", "parameters": {"type": "object", "properties": {
+        "ticker": {"type": "string"}, "side": {"type": "string"}}}}]
+    with scripted_judge(_fits_and_fills('{"ticker": "AAPL", "side": "buy"}')):
+        wrong = check("x", "argument-correctness", tools=tools, query="Buy 10 shares of Apple.",
+                      tool_calls=[{"name": "trade", "arguments": {"ticker": "AAPL", "side": "sell"}}])
+        right = check("x", "argument-correctness", tools=tools, query="Buy 10 shares of Apple.",
+                      tool_calls=[{"name": "trade", "arguments": {"ticker": "AAPL", "side": "Buy"}}])
+    assert wrong.detail["calls"][0]["not_in_request"] == ["sell"] and wrong.value == pytest.approx(0.3)
+    assert "not_in_request" not in right.detail["calls"][0] and right.value == pytest.approx(0.8)

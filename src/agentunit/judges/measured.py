@@ -93,7 +93,7 @@ HELD_OUT: dict[str, MeasuredAgreement] = {
     "plan-adherence": _m(0.929, 112, 0.7, doc=_AGENTIC, unit="runs"),
     "plan-quality": _m(0.545, 112, 0.5, doc=_AGENTIC, unit="runs"),
     "reasoning-coherence": _m(0.696, 112, 0.7, doc=_AGENTIC, unit="runs"),
-    "argument-correctness": _m(0.852, 108, 0.55, doc=_AGENTIC),
+    "argument-correctness": _m(0.870, 108, 0.55, doc=_AGENTIC),
     "agent-llm-rubric": _m(0.583, 72, None, doc=_AGENTIC),  # each rule followed at P(PASS) ≥ 0.5
     "conversation-relevancy": _m(0.891, 92, 0.75, doc=_CONVERSATION, unit="dialogues"),
     "knowledge-retention": _m(0.696, 92, 0.55, doc=_CONVERSATION, unit="dialogues"),

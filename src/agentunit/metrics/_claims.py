@@ -26,9 +26,9 @@ from agentunit.metrics._sentences import MAX_STATEMENTS, split_sentences
 _JOINED = re.compile(r",\s*(?:and|but|while|whereas|which|although|so|yet)\b|;\s|\band\s+(?:it|he|she|they|this|"
                      r"that|its|their|his|her|there)\b|\bbut\s+(?:it|he|she|they|this|its|their)\b", re.I)
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
-_STOP = frozenset("""a an the and or but so yet of to in on at by for with from as is are was were be been being it its
-this that these those there their his her he she they them which while whereas although also very has have had do
-does did not no than then""".split())
+STOP_WORDS = frozenset("""a an the and or but so yet of to in on at by for with from as is are was were be been being
+it its this that these those there their his her he she they them which while whereas although also very has have
+had do does did not no than then""".split())
 MIN_WORDS_TO_SPLIT = 8
 SHORT_ANSWER_WORDS = 12  # an answer shorter than this is checked together with its question
 _LEADING_PRONOUN = re.compile(r"^\W*(?:it|its|he|she|his|her|they|their|them|this|these|those|there|such)\b", re.I)
@@ -38,7 +38,7 @@ CLAIMS_SCHEMA = {"type": "object", "properties": {"claims": {"type": "array", "i
 
 
 def _content(text: str) -> set[str]:
-    return {w for w in _WORD.findall(text.lower()) if w not in _STOP}
+    return {w for w in _WORD.findall(text.lower()) if w not in STOP_WORDS}
 
 
 def joins_claims(sentence: str) -> bool:

@@ -9,11 +9,15 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any, ClassVar
 
+from rapidfuzz import fuzz
+
 from agentunit.core.envelope import tool_call_failed, tool_call_failure, tool_calls_of
 from agentunit.errors import MetricConfigError
 from agentunit.judges.base import JudgeOutputError, JudgeRequest
 from agentunit.judges.service import current_judge, pass_fail
 from agentunit.metrics import _rubric as rubric_rules
+from agentunit.metrics._claims import STOP_WORDS
+from agentunit.metrics._cloze import NAME_SIMILARITY, plain_words
 from agentunit.metrics._grounding import unsupported_values
 from agentunit.metrics._values import switch
 from agentunit.metrics.base import Metric, MetricResult
@@ -456,7 +460,9 @@ class ArgumentCorrectness(JudgedMetric):
     e-mail address, unit of measure, list of strings or code that differs halves P, every argument
     equal lifts it half-way to 1; tune 0.739 → 0.924, docs/agentic.md). A number, date or time written
     inside a free-text argument that neither the request nor an earlier call gives halves P too
-    (``values_in_text_unsupported``: "move our call to 2pm" for 4pm). Own arguments that repeat an
+    (``values_in_text_unsupported``: "move our call to 2pm" for 4pm), and so does a short text argument
+    that names something the request does not where the judge's own value names something it does
+    (``values_not_asked_for``: "sell" for "Buy"). Own arguments that repeat an
     earlier call of the same tool are not compared (``repeats_earlier_call``: the judge copied what it saw).
     ``config.judge: false`` keeps only the schema check: a call whose arguments pass its schema
     scores 1, a call with no schema is not checked (listed in the detail, left out of the mean).
@@ -498,7 +504,9 @@ class ArgumentCorrectness(JudgedMetric):
                 record["unsupported_values"] = unsupported
             own = await _own_arguments(question, name, spec, calls[:position])
             if own is not None and not repeats_earlier_call(own, name, calls[:position]):
-                score, agreement = compared_with_own(score, arguments, own, differs=bool(unsupported))
+                if not_asked := values_not_asked_for(arguments, own, question):
+                    record["not_in_request"] = not_asked
+                score, agreement = compared_with_own(score, arguments, own, differs=bool(unsupported or not_asked))
                 record.update(own_arguments=own, agreement=agreement)
             else:
                 if own is None:
@@ -686,6 +694,44 @@ def values_in_text_unsupported(arguments: dict[str, Any], request: str, earlier:
         if isinstance(value, str) and len(value.split()) >= 2 and not _single_value(value):
             found += [v for v in unsupported_values(value, request, earlier) if any(c.isdigit() for c in v)]
     return found
+
+
+SHORT_TEXT_WORDS = 3  # a text argument of up to this many words names one thing (a city, a team, a side)
+
+
+def values_not_asked_for(arguments: dict[str, Any], own: dict[str, Any], request: str) -> list[str]:
+    """Short text arguments that name something the request does not, where the judge's own value names
+    something it does ("NYSE" for "on the NASDAQ", "sell" for "Buy", "Los Angeles Clippers" for "the
+    Lakers"): no content word of the value is a word of the request or written like one (rapidfuzz ratio
+    ≥ 80: "Brasil", "Milano"), and the judge's own value has one. Values compared as typed values
+    (units, codes, dates …), code-shaped values ("LON", "NYC") and free text are left out, and so is a
+    value the judge inferred too (its own value not in the request: "Paris" for "France's capital")."""
+    asked = _content_words(request)
+    found = []
+    for key, value in arguments.items():
+        mine = own.get(key)
+        if not (isinstance(value, str) and isinstance(mine, str)) or len(value.split()) > SHORT_TEXT_WORDS \
+                or _code_shaped(value) or argument_agreement(mine, value)[1] != "text":
+            continue
+        words = _content_words(value)
+        if words and _content_words(mine) & asked and not any(
+                fuzz.ratio(word, other) >= NAME_SIMILARITY for word in words for other in asked):
+            found.append(value)
+    return found
+
+
+def _content_words(text: str) -> set[str]:
+    """Lower-case words without accents, stop words or a possessive "'s" ("Brazil's" → "brazil")."""
+    return {_POSSESSIVE.sub("", word) for word in plain_words(text) if word not in STOP_WORDS}
+
+
+_POSSESSIVE = re.compile(r"['’]s$")
+
+
+def _code_shaped(value: str) -> bool:
+    """Up to four capitals and digits ("LON", "NYC", "UA1"): a code is not read for its words."""
+    compact = value.replace(" ", "")
+    return len(compact) <= 4 and compact == compact.upper()
 
 
 def _single_value(text: str) -> bool:
