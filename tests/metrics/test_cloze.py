@@ -14,6 +14,7 @@ from agentunit.metrics._cloze import (
     claim_values,
     cloze_check,
     compare_fill,
+    list_items,
     numbers_of,
     reference_values,
 )
@@ -259,3 +260,41 @@ def test_a_claim_already_capped_by_the_evidence_asks_no_blanks():
                        context=CONTEXT)
     assert result.value == pytest.approx(0.3) and "blanks" not in result.detail["claims"][0]
     assert all(r.options for r in judge.requests)
+
+
+@pytest.mark.parametrize(("text", "items"), [
+    ("Red, green and blue.", ["Red", "green", "blue"]),
+    ("Lettuce, cherry tomatoes, cucumber and feta, with a lemon dressing.", ["Lettuce", "tomatoes", "cucumber",
+                                                                           "feta"]),
+    ("Breakfast and Wi-Fi are included; parking costs €12 per night.", ["Breakfast", "Wi-Fi"]),
+    ("A pen and a non-programmable calculator.", ["pen", "calculator"]),
+    ("Bring water, a map and sturdy boots or trainers.", ["water", "map", "boots", "trainers"]),
+    ("It began in 1914 and ended in 1918.", []),          # clauses, not a list of things
+    ("The primary colours of light are red, green and blue.", []),  # a long first part: not read
+    ("180 degrees, and at most one right angle.", ["angle"]),       # "180 degrees": the number is the value
+    ("Saturn, and yes, it is a gas giant.", ["Saturn"]),
+    ("Email help@example.com or call us.", []),
+    ("One hour, starting at 12:30.", []),                  # no "and" / "or": not a list
+])
+def test_list_items_are_read_as_their_head_words(text, items):
+    found = list_items(text)
+    assert [v.text for v in found] == items and all(text[v.start:v.end] == v.text for v in found)
+
+
+def test_a_list_item_the_answer_leaves_out_is_not_found_and_one_written_otherwise_is():
+    # the judge fills the blank from what it knows; the answer does not give it
+    with scripted_judge(_fills({"Helium, neon and ___.": "argon"})):
+        values = asyncio.run(reference_values("Helium, neon and argon.", "Helium, neon and nitrogen."))
+    assert [(v["value"], v["found"]) for v in values] == [("Helium", True), ("neon", True), ("argon", False)]
+    with scripted_judge(_fills({})) as judge:
+        wifi = asyncio.run(reference_values("Breakfast and Wi-Fi are included.", "Breakfast and WiFi, both free."))
+    assert [v["found"] for v in wifi] == [True, True] and judge.requests == []
+
+
+def test_a_list_item_is_filled_from_the_translation_when_there_is_one():
+    reference, answer = "Breakfast and Wi-Fi are included.", "Frühstück und WLAN sind inklusive."
+    translation = "Breakfast and WLAN are included."
+    with scripted_judge(_fills({"Breakfast and ___ are included.": "WLAN"})) as judge:
+        breakfast, wifi = asyncio.run(reference_values(reference, answer, translation))
+    assert breakfast["by"] == "translation" and wifi == {"value": "Wi-Fi", "found": True, "by": "fill", "fill": "WLAN"}
+    assert judge.requests[0].messages[1][1].startswith(f"Context:\n{translation}\n")

@@ -53,9 +53,11 @@ def _translating_judge(translation: str, asked: list):
 
 
 def _colours(answer: str, translation: str = "Red, green and blue.", **config):
+    """The reading of a translated answer, its list items not looked for (``check_values`` off) unless asked."""
     asked: list = []
     with scripted_judge(_translating_judge(translation, asked)):
-        result = check(answer, {"metric": "answer_correctness", "value": "Red, green and blue.", "config": config})
+        result = check(answer, {"metric": "answer_correctness", "value": "Red, green and blue.",
+                                "config": {"check_values": False, **config}})
     return result, asked
 
 
@@ -84,7 +86,15 @@ def test_a_value_written_only_in_the_translation_counts_as_given():
         spec = {"metric": "answer_correctness", "value": "Canada and the United States."}
         result = check("Canadá y Estados Unidos.", spec)
     by = {v["value"]: v["by"] for v in result.detail["values"]}
-    assert by == {"United States": "translation"} and "does not give" not in result.reason
+    assert by == {"Canada": "text", "United States": "translation"} and "does not give" not in result.reason
+
+
+def test_list_items_are_looked_for_in_the_answer_and_its_translation():
+    whole, _ = _colours("Rojo, verde y azul.", check_values=True)
+    assert [(v["value"], v["by"]) for v in whole.detail["values"]] == [("Red", "translation"), ("green", "translation"),
+                                                                       ("blue", "translation")]
+    partial, _ = _colours("Rojo y verde.", translation="Red and green.", check_values=True)
+    assert partial.reason.endswith("× 0.67: the answer does not give blue")
 
 
 def test_answers_in_the_reference_language_or_of_unreadable_language_are_not_translated():

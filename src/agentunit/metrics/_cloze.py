@@ -16,8 +16,9 @@ car ferries" with "three". The fill is compared with the claimed value:
 
 How agreement and difference move a claim's support is decided by the RAG metrics (``rag.py``).
 
-The other way round, ``reference_values`` looks for a reference answer's values in an answer
-(``answer_correctness``): written there, or as the judge fills them from it.
+The other way round, ``reference_values`` looks for a reference answer's values — its numbers, names
+and the items of its lists (``list_items``) — in an answer (``answer_correctness``): written there, or
+as the judge fills them from it.
 """
 
 from __future__ import annotations
@@ -85,6 +86,59 @@ def claim_values(claim: str) -> list[Value]:
         else:
             names.append(Value(match.group(), match.start(), match.end(), "name"))
     return sorted(found + names, key=lambda v: v.start)
+
+
+_NOT_ITEMS = frozenset("i me you we us him them myself yourself ourselves yes no".split())  # "Saturn, and yes, it is …"
+MAX_ITEM_WORDS = 3  # words of a list item before the last ("cherry tomatoes", "proof of address")
+_CLAUSE = re.compile(r"[^;:!?]+?(?:\.(?=\s|$)|[;:!?]|$)")
+_SEPARATOR = re.compile(r",\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+", re.IGNORECASE)
+_ITEM_WORD = re.compile(r"[^\W\d_]+(?:[-'’][^\W\d_]+)*")
+_TOKEN = re.compile(r"[^\s\"'()]+(?<![.,\"'()])")  # a word as written, closing punctuation left out
+
+
+def list_items(text: str) -> list[Value]:
+    """The items of each list in the text: parts of a clause joined by commas and a final "and" or "or",
+    each before the last of at most MAX_ITEM_WORDS words ("Red, green and blue", "Breakfast and Wi-Fi are
+    included", "A pen and a non-programmable calculator"; not "It began in 1914 and ended in 1918"). Each
+    item is read as its head word: the last word of an item before the final one ("cherry tomatoes" →
+    "tomatoes"), and for the final item its last word before a stop word or the end of the part ("Wi-Fi
+    are included" → "Wi-Fi"). Heads that are stop words or number words are left out."""
+    from agentunit.metrics._claims import STOP_WORDS
+
+    items: list[Value] = []
+    for clause in _CLAUSE.finditer(text):
+        body = clause.group()
+        separators = list(_SEPARATOR.finditer(body))
+        joins = [i for i, m in enumerate(separators) if re.search(r"\b(?:and|or)\b", m.group(), re.IGNORECASE)]
+        if not joins:
+            continue
+        bounds = [0, *(e for m in separators for e in (m.start(), m.end())), len(body)]
+        parts = [(bounds[i], bounds[i + 1]) for i in range(0, len(bounds), 2)]
+        final = joins[-1] + 1  # the part after the last "and" / "or"; what follows it is not listed
+        if any(len(body[a:b].split()) > MAX_ITEM_WORDS for a, b in parts[:final]):
+            continue  # "It began in 1914 and ended in 1918": clauses, not a list of things
+        for index, (start, end) in enumerate(parts[:final + 1]):
+            if any(c.isdigit() for c in body[start:end]):
+                continue  # "180 degrees": the number is the value, already looked for
+            words = list(_TOKEN.finditer(body, start, end))
+            head = words[-1] if words and index < final else _final_head(words, STOP_WORDS)
+            if head is not None and _ITEM_WORD.fullmatch(head.group()) \
+                    and head.group().lower() not in STOP_WORDS | _ENGLISH_NUMBER_WORDS | _NOT_ITEMS:
+                at = clause.start() + head.start()
+                items.append(Value(head.group(), at, at + len(head.group()), "item"))
+    return items
+
+
+def _final_head(words: list[re.Match[str]], stop: frozenset[str]) -> re.Match[str] | None:
+    """The last word of the final item: the last content word before the first stop word after one."""
+    head = None
+    for word in words:
+        if word.group().lower() in stop:
+            if head is not None:
+                break
+            continue
+        head = word
+    return head
 
 
 def blanked(claim: str, value: Value) -> str:
@@ -203,10 +257,15 @@ class _Answer:
     text: str
     numbers: set[float]
     words: set[str]
+    joined: set[str]  # words with their hyphens dropped: "WiFi", "wifi" for "Wi-Fi"
 
     @classmethod
     def of(cls, text: str) -> _Answer:
-        return cls(text, numbers_in(text), plain_words(text))
+        return cls(text, numbers_in(text), plain_words(text), {_joined(token) for token in text.split()})
+
+
+def _joined(word: str) -> str:
+    return unaccented(re.sub(r"[-‐‑]", "", word.strip(".,;:!?\"'()"))).lower()
 
 
 def _stated(value: Value, answer: _Answer, reference: str) -> bool:
@@ -221,7 +280,7 @@ def _stated(value: Value, answer: _Answer, reference: str) -> bool:
         after = reference[value.end:value.end + 4]
         return number_found(value.text, after, answer.numbers, answer.text)
     named = plain_words(value.text)
-    if named & answer.words:
+    if named & answer.words or (value.kind == "item" and _joined(value.text) in answer.joined):
         return True
     return any(fuzz.ratio(a, b) >= NAME_SIMILARITY
                for a in named if len(a) >= 4 for b in answer.words if len(b) >= 4)
@@ -229,19 +288,25 @@ def _stated(value: Value, answer: _Answer, reference: str) -> bool:
 
 async def reference_values(reference: str, answer: str, translation: str | None = None
                            ) -> list[dict[str, str | bool]]:
-    """Which of the reference answer's first MAX_REFERENCE_VALUES values the answer gives.
+    """Which of the reference answer's first MAX_REFERENCE_VALUES values (numbers, names, list items) the
+    answer gives.
 
     A value written in the answer (the same number, a word of the name), or in its ``translation`` into
     the reference's language ("Estados Unidos" → "United States"), is found without the judge.
     Otherwise the value is blanked in the reference and the judge fills the blank from the answer
     (``fill_blank``, the answer as its context): the value counts as given when the fill occurs in the
     answer and not already in the blanked reference ("Nouvelle-Zélande" for "New Zealand", "4,95" for
-    "4.95"); an answer that leaves the part out leaves the judge nothing of its own to copy.
+    "4.95"); an answer that leaves the part out leaves the judge nothing of its own to copy. A list item
+    is filled from the ``translation`` when there is one (the small judge fills an English blank from a
+    German "WLAN" with the reference's "Wi-Fi", and from the translation with "WLAN").
     [{value, found, by: "text" | "translation" | "fill", fill}]."""
     out: list[dict[str, str | bool]] = []
     read = _Answer.of(answer)
     read_translation = _Answer.of(translation) if translation else None
-    for value in claim_values(reference)[:MAX_REFERENCE_VALUES]:
+    values = claim_values(reference)
+    values += [item for item in list_items(reference)
+               if not any(v.start < item.end and item.start < v.end for v in values)]
+    for value in sorted(values, key=lambda v: v.start)[:MAX_REFERENCE_VALUES]:
         if _stated(value, read, reference):
             out.append({"value": value.text, "found": True, "by": "text"})
             continue
@@ -249,8 +314,12 @@ async def reference_values(reference: str, answer: str, translation: str | None 
             out.append({"value": value.text, "found": True, "by": "translation"})
             continue
         sentence = blanked(reference, value)
-        fill = await fill_blank(sentence, answer, None)
+        # a list item is filled from the translation, when there is one: a common noun of another language
+        # is translated reliably ("WLAN" kept, "potlood" → "pencil") where the judge fills the English blank
+        # from the foreign text with the reference's own word ("Wi-Fi")
+        shown = translation if value.kind == "item" and translation else answer
+        fill = await fill_blank(sentence, shown, None)
         copied = fill.strip(" .\"'").lower()
-        found = copied in answer.lower() and copied not in sentence.lower()  # "" is in both
+        found = copied in shown.lower() and copied not in sentence.lower()  # "" is in both
         out.append({"value": value.text, "found": found, "by": "fill", "fill": fill})
     return out

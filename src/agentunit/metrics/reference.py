@@ -38,7 +38,8 @@ class AnswerCorrectnessMetric(JudgedMetric):
     sentence, whether the answer states it (recall) and, for each answer sentence, whether the expected output
     supports it (precision) — one PASS/FAIL decision each, P(PASS) as the weight. Score = 0.75 · F1 + 0.25 ·
     cosine similarity of the two texts' embeddings (RAGAS's weighting), times the share of the expected output's
-    values (its first six numbers and capitalised names) that the answer gives: written in it (decimal commas
+    values (its first six numbers, capitalised names and list items: "red, green and blue") that the answer
+    gives: written in it (decimal commas
     read, "6 pm" also as 18, accents ignored, a name's word written alike, month and weekday names in six
     languages) or, failing that, the judge's fill for the value blanked in the expected output, when the fill is
     in the answer and not already in the blanked text (``_cloze.reference_values``; ``config.check_values:
@@ -48,7 +49,8 @@ class AnswerCorrectnessMetric(JudgedMetric):
     reading kept, and a value written in the translation counts as given (test 0.757 → 0.818 on 148 rows,
     answers in other languages passing 0.68 → 0.94; 0.817 on the 180 test rows now; ``config.translate: false``
     turns it off). The small judge passes "Jane Austen." for "Jane Austen; it was published in 1813." (tune: a
-    left-out part failed 0.16 → 0.80; balanced accuracy 0.656 → 0.781, docs/judges.md). Judge calls: one per
+    left-out part failed 0.16 → 0.80; balanced accuracy 0.656 → 0.781, docs/judges.md; 0.819 with list items,
+    "Helium and neon." failing for "Helium, neon and argon."; test 0.844). Judge calls: one per
     sentence of either text, plus one short generation per value not written in the answer; for an answer in
     another language, one translation and the sentences again. Passes at ≥ 0.4, the best round pass mark on the
     tuning rows of tests/data/labelled/answer_correctness.jsonl (0.656 against 0.602 at 0.5): the small judge
