@@ -26,3 +26,12 @@ def test_set_it_runs_and_a_target_given_to_evaluate_is_not_checked(tmp_path, mon
     assert evaluate(_suite(tmp_path)).passed
     monkeypatch.delenv("AU_ENV_CHECK_TOKEN")
     assert evaluate(_suite(tmp_path), target=lambda prompt: "hi").passed
+
+
+def test_an_escaped_reference_is_text_and_needs_no_variable(tmp_path, monkeypatch):
+    monkeypatch.delenv("AU_ENV_CHECK_TOKEN", raising=False)
+    path = tmp_path / "s.yaml"
+    path.write_text("target:\n  type: command\n  argv: [sh, -c, 'printf %s \"$TOKEN\"']\n"
+                    "  env: {TOKEN: \"$${AU_ENV_CHECK_TOKEN}\"}\n"
+                    "cases:\n  - {prompt: p, metrics: [{metric: equals, value: \"${AU_ENV_CHECK_TOKEN}\"}]}\n")
+    assert evaluate(path).passed  # the command got the text ${AU_ENV_CHECK_TOKEN}

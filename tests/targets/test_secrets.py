@@ -2,6 +2,7 @@
 
 import pytest
 
+from agentunit.core.templating import interpolate_env
 from agentunit.errors import AgentUnitError
 from agentunit.targets._secrets import clip, redact_text, render_with_env_refs, resolve_env_refs
 
@@ -28,7 +29,12 @@ def test_no_two_sends_share_a_request_form(monkeypatch):
 
 def test_a_dollar_before_a_reference_and_repeated_references(monkeypatch):
     monkeypatch.setenv("AU_T_KEY", "k3y")
-    assert resolve_env_refs(render_with_env_refs("$${AU_T_KEY}", {})) == "$k3y"  # as interpolate_env reads it
+    assert resolve_env_refs(render_with_env_refs("$5 ${AU_T_KEY}", {})) == "$5 k3y"
+    # "$${NAME}" is the text "${NAME}" (as in Docker Compose), in the request form and in interpolate_env
+    form = render_with_env_refs("{{ a }}$${AU_T_KEY}=${AU_T_KEY}", {"a": "$"})
+    secrets: set[str] = set()
+    assert resolve_env_refs(form, secrets) == "$${AU_T_KEY}=k3y" and secrets == {"k3y"}
+    assert interpolate_env("$${AU_T_KEY}=${AU_T_KEY}") == "${AU_T_KEY}=k3y"
     looped = render_with_env_refs("{% for i in range(2) %}${AU_T_KEY}{% endfor %}", {})
     assert resolve_env_refs(looped) == "k3yk3y"
 

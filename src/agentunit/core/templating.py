@@ -32,7 +32,10 @@ MAX_RENDER_CHARS = 1_000_000
 MAX_LOOP_ITERATIONS = 1_000_000
 MAX_POWER_BITS = 100_000
 
-ENV_REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")  # a suite's ${NAME}: the environment variable NAME
+# A suite's ${NAME}: the environment variable NAME. $${NAME} is the text ${NAME} (as in Docker Compose).
+ENV_REF = re.compile(r"(?<!\$)\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+ESCAPED_ENV_REF = re.compile(r"\$(\$\{[A-Za-z_][A-Za-z0-9_]*\})")
+_ENV_REF_OR_ESCAPED = re.compile(r"\$(\$)?\{([A-Za-z_][A-Za-z0-9_]*)\}")
 _LOOP_FILTER = "agentunit_loop_budget"  # inserted around every loop's iterable when compiling
 _loop_budget: contextvars.ContextVar[list[int]] = contextvars.ContextVar("agentunit_loop_budget")
 
@@ -298,10 +301,13 @@ def _media_list(text: str, variables: dict[str, Any]) -> list[str] | None:
 
 
 def interpolate_env(text: str, secrets: set[str] | None = None) -> str:
-    """Replace ``${NAME}`` with the environment variable; record substituted values in ``secrets``."""
+    """Replace ``${NAME}`` with the environment variable and ``$${NAME}`` with the text ``${NAME}``;
+    record substituted values in ``secrets``."""
 
     def replace(match: re.Match[str]) -> str:
-        name = match.group(1)
+        escaped, name = match.groups()
+        if escaped:
+            return "${" + name + "}"
         if name not in os.environ:
             raise AgentUnitError(f"environment variable {name} is not set (used as ${{{name}}})")
         value = os.environ[name]
@@ -309,4 +315,4 @@ def interpolate_env(text: str, secrets: set[str] | None = None) -> str:
             secrets.add(value)
         return value
 
-    return ENV_REF.sub(replace, text)
+    return _ENV_REF_OR_ESCAPED.sub(replace, text)

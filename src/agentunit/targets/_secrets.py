@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from agentunit.core.templating import ENV_REF, interpolate_env, render
+from agentunit.core.templating import ENV_REF, ESCAPED_ENV_REF, interpolate_env, render
 from agentunit.errors import AgentUnitError
 
 REDACTED = "***"
@@ -31,7 +31,8 @@ _MARKED = re.compile(_MARK + r"x(\d+)x")
 def render_with_env_refs(template: str, variables: dict[str, Any]) -> str:
     """Render ``template`` over the case ``variables`` into the request form (see the module docstring).
 
-    Algorithm: replace each ``${NAME}`` of the template by a per-process random marker, render, double
+    Algorithm: replace each ``${NAME}`` of the template by a per-process random marker (and each
+    ``$${NAME}`` by the text ``${NAME}``), render, double
     every ``$`` of the result (all of it is literal text now: the suite's or the case's), then turn
     the markers back into ``${NAME}``.
     """
@@ -41,7 +42,8 @@ def render_with_env_refs(template: str, variables: dict[str, Any]) -> str:
         names.append(match.group(1))
         return f"{_MARK}x{len(names) - 1}x"
 
-    rendered = render(ENV_REF.sub(mark, template), variables).replace("$", "$$")
+    marked = ESCAPED_ENV_REF.sub(r"\1", ENV_REF.sub(mark, template))  # "$${NAME}": the text "${NAME}"
+    rendered = render(marked, variables).replace("$", "$$")
     if not names:
         return rendered
     out = _MARKED.sub(lambda m: "${" + names[int(m.group(1))] + "}", rendered)
