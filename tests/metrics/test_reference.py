@@ -116,3 +116,25 @@ def test_the_language_is_read_among_common_languages_with_its_probability(text):
     language, probability = read_language(text)
     assert language in LANGUAGE_NAMES and language != "en" and probability >= MIN_LANGUAGE_PROBABILITY
     assert read_language("Jane Austen.")[1] < MIN_LANGUAGE_PROBABILITY
+
+
+def test_an_answer_that_swaps_the_references_parts_is_halved():
+    reference = "Canberra is the capital; Sydney is the largest city."
+    with scripted_judge(_judge()):
+        swapped = check("Sydney is the capital; Canberra is the largest city.",
+                        {"metric": "answer_correctness", "value": reference})
+        unchecked = check("Sydney is the capital; Canberra is the largest city.",
+                          {"metric": "answer_correctness", "value": reference, "config": {"check_values": False}})
+    assert swapped.detail["swapped"] == ["Sydney is the capital", "Canberra is the largest city"]
+    assert swapped.value == pytest.approx(unchecked.value * 0.5) and unchecked.detail["swapped"] == []
+    assert "× 0.50: the answer attaches the reference's values to other parts: \"Sydney is the capital\"" \
+        in swapped.reason
+
+
+def test_an_answer_read_translated_is_not_checked_for_swapped_parts():
+    asked: list = []
+    spanish = "Sydney es la capital; Canberra es la ciudad más grande de Australia."
+    with scripted_judge(_translating_judge("Sydney is the capital; Canberra is the largest city.", asked)):
+        result = check(spanish, {"metric": "answer_correctness",
+                                 "value": "Canberra is the capital; Sydney is the largest city."})
+    assert result.detail["translation"]["from"] == "es" and result.detail["swapped"] == []

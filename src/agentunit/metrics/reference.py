@@ -8,10 +8,11 @@ from typing import Any
 
 from agentunit.judges.service import pass_fail
 from agentunit.metrics._cloze import reference_values
+from agentunit.metrics._swaps import swapped_parts
 from agentunit.metrics._translation import translated_answer
 from agentunit.metrics._values import switch
 from agentunit.metrics.base import MetricResult
-from agentunit.metrics.judged import JudgedMetric
+from agentunit.metrics.judged import JudgedMetric, quoted
 from agentunit.metrics.registry import register
 
 _SPACE = re.compile(r"\s+")
@@ -25,6 +26,7 @@ def normalize_answer(text: str) -> str:
 
 
 SIMILARITY_WEIGHT = 0.25  # RAGAS's blend: 0.75 × statement F1 + 0.25 × semantic similarity
+SWAPPED_SCALE = 0.5  # the answer attaches the reference's values to other parts (_swaps)
 
 
 @register("answer_correctness", family="reference", aliases=("answer-correctness-metric",),
@@ -50,7 +52,10 @@ class AnswerCorrectnessMetric(JudgedMetric):
     answers in other languages passing 0.68 → 0.94; 0.817 on the 180 test rows now; ``config.translate: false``
     turns it off). The small judge passes "Jane Austen." for "Jane Austen; it was published in 1813." (tune: a
     left-out part failed 0.16 → 0.80; balanced accuracy 0.656 → 0.781, docs/judges.md; 0.819 with list items,
-    "Helium and neon." failing for "Helium, neon and argon."; test 0.844). Judge calls: one per
+    "Helium and neon." failing for "Helium, neon and argon."; test 0.844). An answer written in the
+    reference's language that attaches the reference's values to its other parts ("Sydney is the capital;
+    Canberra is the largest city", ``_swaps.swapped_parts``) has its score halved (tune 0.819 → 0.856; test
+    0.850; off with ``check_values: false``). Judge calls: one per
     sentence of either text, plus one short generation per value not written in the answer; for an answer in
     another language, one translation and the sentences again. Passes at ≥ 0.4, the best round pass mark on the
     tuning rows of tests/data/labelled/answer_correctness.jsonl (0.656 against 0.602 at 0.5): the small judge
@@ -96,11 +101,16 @@ class AnswerCorrectnessMetric(JudgedMetric):
             missing = [str(v["value"]) for v in values if not v["found"]]
             if missing:
                 reason += f"; × {share:.2f}: the answer does not give {', '.join(missing)}"
+        swapped = swapped_parts(expected, answer) if self._check_values and not translation else []
+        if swapped:
+            score *= SWAPPED_SCALE
+            reason += (f"; × {SWAPPED_SCALE:.2f}: the answer attaches the reference's values to other parts: "
+                       + "; ".join(quoted(part) for part in swapped))
         judge_calls = (written["judge_calls"] + (1 if translation else 0)
                        + (translated["judge_calls"] if translated else 0) + sum(1 for v in values if v["by"] == "fill"))
         return self.result(score, reason=reason, detail={
             "method": "statements+embeddings", "translation": translation,
-            "read": "translated" if reading is translated else "as written", "values": values,
+            "read": "translated" if reading is translated else "as written", "values": values, "swapped": swapped,
             **{key: value for key, value in reading.items() if key not in ("score", "judge_calls")},
             "judge_calls": judge_calls})
 
