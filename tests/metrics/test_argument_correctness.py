@@ -2,7 +2,12 @@ import pytest
 
 from agentunit import check
 from agentunit.judges.base import JudgeReply
-from agentunit.metrics.agentic import argument_agreement, compared_with_own, values_not_asked_for
+from agentunit.metrics.agentic import (
+    argument_agreement,
+    compared_with_own,
+    values_in_text_unsupported,
+    values_not_asked_for,
+)
 from tests.judge_helpers import pass_with, scripted_judge
 
 TOOLS = [{"type": "function", "function": {"name": "get_weather", "description": "Weather for a city",
@@ -227,6 +232,7 @@ def test_a_value_inside_free_text_that_the_request_does_not_give_halves_the_call
     right = score({"to": "jo@acme.com", "body": "Hi Jo, could we move our call to 16:00? Thanks, Sam",
                    "date": "5 May 2026"})
     assert "unsupported_values" not in right.detail["calls"][0] and right.value == pytest.approx(0.8)
+    assert values_in_text_unsupported({"body": "Move our call to 2pm"}, " ", []) == []  # no request to read
     # halved once, also when the judge's own arguments cannot be compared
     assert score({"body": "Move our call to 2pm please"}, fill="not json").value == pytest.approx(0.3)
     assert score({"to": "jo@acme.com", "body": "Move our call to 2pm please"}, fill='{"to": "jo@acme.com", '

@@ -30,6 +30,7 @@ from rapidfuzz import fuzz
 
 from agentunit.judges.base import JudgeRequest
 from agentunit.judges.service import current_judge
+from agentunit.metrics._claims import STOP_WORDS
 from agentunit.metrics._rubric import as_number, number_found, numbers_in, spelled_number, unaccented
 
 MAX_BLANKS = 4  # values checked per claim, numbers first (each costs one short generation)
@@ -103,8 +104,6 @@ def list_items(text: str) -> list[Value]:
     item is read as its head word: the last word of an item before the final one ("cherry tomatoes" →
     "tomatoes"), and for the final item its last word before a stop word or the end of the part ("Wi-Fi
     are included" → "Wi-Fi"). Heads that are stop words or number words are left out."""
-    from agentunit.metrics._claims import STOP_WORDS
-
     items: list[Value] = []
     for clause in _CLAUSE.finditer(text):
         body = clause.group()

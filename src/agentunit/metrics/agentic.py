@@ -688,7 +688,10 @@ def values_in_text_unsupported(arguments: dict[str, Any], request: str, earlier:
     """Numbers, dates and times written inside free-text arguments (a message body, a reminder's text:
     strings of two or more words) that neither the request nor an earlier call gives ("move our call
     to 2pm" for "… to 4pm"), found as ``_grounding.unsupported_values`` finds them in a final answer;
-    names are not counted (a greeting's or a subject line's capitalised words are not values)."""
+    names are not counted (a greeting's or a subject line's capitalised words are not values). Without a
+    request there is nothing to read them against: []."""
+    if not request.strip():
+        return []
     found = []
     for value in arguments.values():
         if isinstance(value, str) and len(value.split()) >= 2 and not _single_value(value):
@@ -701,8 +704,8 @@ SHORT_TEXT_WORDS = 3  # a text argument of up to this many words names one thing
 
 def values_not_asked_for(arguments: dict[str, Any], own: dict[str, Any], request: str) -> list[str]:
     """Short text arguments that name something the request does not, where the judge's own value names
-    something it does ("NYSE" for "on the NASDAQ", "sell" for "Buy", "Los Angeles Clippers" for "the
-    Lakers"): no content word of the value is a word of the request or written like one (rapidfuzz ratio
+    something it does ("sell" for "Buy", "Los Angeles Clippers" for "the Lakers", "business" for
+    "economy"): no content word of the value is a word of the request or written like one (rapidfuzz ratio
     ≥ 80: "Brasil", "Milano"), and the judge's own value has one. Values compared as typed values
     (units, codes, dates …), code-shaped values ("LON", "NYC") and free text are left out, and so is a
     value the judge inferred too (its own value not in the request: "Paris" for "France's capital")."""
