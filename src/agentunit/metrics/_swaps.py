@@ -24,6 +24,7 @@ is not checked (the caller leaves it out).
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from agentunit.metrics._claims import STOP_WORDS
 from agentunit.metrics._cloze import claim_values, plain_words
@@ -41,14 +42,18 @@ def swapped_parts(reference: str, answer: str) -> list[str]:
     answer_parts = _parts(answer)
     if len(parts) < 2 or len(answer_parts) < 2:
         return []
-    own = [words - set().union(*(other for j, other in enumerate(parts) if j != i)) for i, words in enumerate(parts)]
+    counts = Counter(word for words in parts for word in words)
+    own = [{word for word in words if counts[word] == 1} for words in parts]
+    owner = {word: index for index, words in enumerate(own) for word in words}
     found = []
     for part in answer_parts:
-        words = _words(part)
-        hits = [(words & mine, mine) for mine in own if words & mine]
-        matched = set().union(*(hit for hit, _ in hits)) if hits else set()
+        hits: dict[int, set[str]] = {}
+        for word in _words(part):
+            if word in owner:
+                hits.setdefault(owner[word], set()).add(word)
         # two reference parts met, neither whole (a proper subset of its own words), a word that is not a value
-        if len(hits) >= 2 and all(hit < mine for hit, mine in hits) and matched - _values(part):
+        if len(hits) >= 2 and all(hit < own[index] for index, hit in hits.items()) \
+                and set().union(*hits.values()) - _values(part):
             found.append(part)
     return found
 
