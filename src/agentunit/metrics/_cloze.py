@@ -249,6 +249,14 @@ def plain_words(text: str) -> set[str]:
     return {_IN_ENGLISH.get(word, word) for word in (unaccented(w) for w in _words(text))}
 
 
+def content_words(text: str) -> set[str]:
+    """``plain_words`` without stop words or a possessive "'s" ("Brazil's" → "brazil")."""
+    return {_POSSESSIVE.sub("", word) for word in plain_words(text) if word not in STOP_WORDS}
+
+
+_POSSESSIVE = re.compile(r"['’]s$")
+
+
 @dataclass(frozen=True)
 class _Answer:
     """What an answer states, read once for all of a reference's values."""

@@ -273,7 +273,7 @@ def affirmed(criterion: str) -> str | None:
     rest = _ANY.sub(_article_for_any, rest)
     if copula is not None:
         return "is" + rest
-    if negation.lower().startswith("never") and verb.lower().endswith("s") and not verb.lower().endswith(("ss", "us")):
+    if negation.lower().startswith("never") and _ends_in_s(verb.lower()):
         return verb + rest  # "never asks": already the third person ("Never mention/discuss …" is conjugated below)
     if verb.lower().endswith("ly") and (adverbed := re.match(r"(\s+)([a-z]+)\b(.*)$", rest, re.I | re.S)):
         space, verb, rest = adverbed.groups()  # "does not directly mention" → "directly mentions"
@@ -291,9 +291,14 @@ def _article_for_any(found: re.Match) -> str:
         if word in _PHRASE_ENDS:
             break
         phrase.append(word)
-    if any(word in _UNCOUNTABLE or (word.endswith("s") and not word.endswith(("ss", "us"))) for word in phrase):
+    if any(word in _UNCOUNTABLE or _ends_in_s(word) for word in phrase):
         return found.group(1)  # "any personal details" → "personal details"
     return found.group(1) + ("an " if words[0][0] in "aeiou" else "a ")
+
+
+def _ends_in_s(word: str) -> bool:
+    """An added "s" (a plural, a third person: "passwords", "asks"), not one of the stem ("discuss", "focus")."""
+    return word.endswith("s") and not word.endswith(("ss", "us"))
 
 
 def _conjugated(verb: str, rest: str) -> str:

@@ -26,8 +26,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from agentunit.metrics._claims import STOP_WORDS
-from agentunit.metrics._cloze import claim_values, plain_words
+from agentunit.metrics._cloze import claim_values, content_words
 
 _PART_END = re.compile(r"[;.!?](?:\s|$)|,\s*(?:(?:and|then|but)\s+)?|\s+(?:and|but|then|while|whereas)\s+",
                        re.IGNORECASE)
@@ -64,7 +63,7 @@ def _parts(text: str) -> list[str]:
 
 def _words(text: str) -> set[str]:
     """Content words (a plural "s" dropped: "makes" and "make" meet) and numbers, thousands commas dropped."""
-    words = {_singular(w) for w in plain_words(text) if w not in STOP_WORDS and w not in _PRONOUNS}
+    words = {_singular(w) for w in content_words(text) if w not in _PRONOUNS}
     return words | {n.replace(",", "") for n in _NUMBER.findall(text)}
 
 

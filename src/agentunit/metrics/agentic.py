@@ -16,8 +16,7 @@ from agentunit.errors import MetricConfigError
 from agentunit.judges.base import JudgeOutputError, JudgeRequest
 from agentunit.judges.service import current_judge, pass_fail
 from agentunit.metrics import _rubric as rubric_rules
-from agentunit.metrics._claims import STOP_WORDS
-from agentunit.metrics._cloze import NAME_SIMILARITY, plain_words
+from agentunit.metrics._cloze import NAME_SIMILARITY, content_words
 from agentunit.metrics._grounding import unsupported_values
 from agentunit.metrics._values import switch
 from agentunit.metrics.base import Metric, MetricResult
@@ -629,9 +628,12 @@ def _codes(own: str, given: str) -> tuple[str, str] | None:
 
 
 def _measurement_unit(value: str) -> Any:
-    """The unit of measure a value names ("kg", "kilograms", "°F"); None for other values, and for
-    every value when pint (the ``judge`` extra) is not installed."""
-    return rubric_rules.unit_of(value.strip()) if rubric_rules.units_available() else None
+    """The unit of measure a value names ("kg", "kilograms", "°F"); None for other values (a unit is a
+    word or two: longer text is not handed to pint), and for every value when pint (the ``judge``
+    extra) is not installed."""
+    if len(value.split()) > 2 or not rubric_rules.units_available():
+        return None
+    return rubric_rules.unit_of(value.strip())
 
 
 def _typed_agreement(own: str, given: str) -> tuple[float, str] | None:
@@ -709,26 +711,18 @@ def values_not_asked_for(arguments: dict[str, Any], own: dict[str, Any], request
     ≥ 80: "Brasil", "Milano"), and the judge's own value has one. Values compared as typed values
     (units, codes, dates …), code-shaped values ("LON", "NYC") and free text are left out, and so is a
     value the judge inferred too (its own value not in the request: "Paris" for "France's capital")."""
-    asked = _content_words(request)
+    asked = content_words(request)
     found = []
     for key, value in arguments.items():
         mine = own.get(key)
         if not (isinstance(value, str) and isinstance(mine, str)) or len(value.split()) > SHORT_TEXT_WORDS \
                 or _code_shaped(value) or argument_agreement(mine, value)[1] != "text":
             continue
-        words = _content_words(value)
-        if words and _content_words(mine) & asked and not any(
+        words = content_words(value)
+        if words and content_words(mine) & asked and not any(
                 fuzz.ratio(word, other) >= NAME_SIMILARITY for word in words for other in asked):
             found.append(value)
     return found
-
-
-def _content_words(text: str) -> set[str]:
-    """Lower-case words without accents, stop words or a possessive "'s" ("Brazil's" → "brazil")."""
-    return {_POSSESSIVE.sub("", word) for word in plain_words(text) if word not in STOP_WORDS}
-
-
-_POSSESSIVE = re.compile(r"['’]s$")
 
 
 def _code_shaped(value: str) -> bool:
