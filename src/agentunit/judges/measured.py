@@ -137,6 +137,7 @@ def run_agreement(thresholds: Mapping[str | tuple[str, str], Iterable[float | No
     calibrated = calibration if calibration is not None and same_judge(calibration.judge, judge) else None
     out: dict[str, dict[str, Any]] = {}
     by_name: dict[str, set[float]] = {}
+    canonical: dict[str, str] = {}
     for key, used in thresholds.items():
         name, label = key if isinstance(key, tuple) else (key, None)
         try:
@@ -151,10 +152,10 @@ def run_agreement(thresholds: Mapping[str | tuple[str, str], Iterable[float | No
             out[label or name] = _from_calibration(fitted, calibration_source)
         else:
             by_name.setdefault(name, set()).update(marks)
+            canonical[name] = info.name
     for name, marks in by_name.items():
-        info, _negated = lookup(name)
-        published = HELD_OUT.get(info.name)
-        out[name] = _from_held_out(published, sorted(marks), judge, info.name, describe_judge(dict(judge)))
+        published = HELD_OUT.get(canonical[name])
+        out[name] = _from_held_out(published, sorted(marks), judge, canonical[name], describe_judge(dict(judge)))
     return out
 
 
