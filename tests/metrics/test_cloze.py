@@ -10,6 +10,7 @@ from agentunit.judges.base import JudgeReply
 from agentunit.metrics._cloze import (
     MAX_BLANKS,
     Value,
+    abbreviates,
     blanked,
     claim_values,
     cloze_check,
@@ -54,6 +55,7 @@ def test_numbers_are_read_from_digits_and_words():
     assert numbers_of("1,200 and five") == {1200.0, 5.0}
     assert numbers_of("at 10:00, version 1.2.3") == {"10:00", "1.2.3"}
     assert numbers_of("one of them") == set()
+    assert numbers_of("300.000 km") == {300.0, 300000.0}   # dots that group thousands, as Italian writes them
 
 
 # -- the fill against the claimed value ----------------------------------------------------------------
@@ -251,6 +253,52 @@ def test_a_part_the_answer_leaves_out_is_not_found(fill, why):
     with scripted_judge(_fills({"Jane Austen; it was published in ___.": fill})):
         values = asyncio.run(reference_values("Jane Austen; it was published in 1813.", "Jane Austen."))
     assert [(v["value"], v["found"]) for v in values] == [("Jane Austen", True), ("1813", False)], why
+
+
+@pytest.mark.parametrize(("reference", "answer", "blanked_reference", "fill", "translation"), [
+    ("Jane Austen; it was published in 1813.", "Jane Austen; it was published in 1831.",
+     "Jane Austen; it was published in ___.", "1831", None),
+    ("Karl Marx and Friedrich Engels.", "Karl Marx and Vladimir Lenin.", "Karl Marx and ___.", "Lenin", None),
+    # a number is a number in any language
+    ("About 300,000 km per second.", "Circa 30.000 chilometri al secondo.", "About ___ km per second.", "30.000",
+     "About 30,000 kilometres per second."),
+])
+def test_a_fill_that_differs_from_the_value_is_a_wrong_value_not_the_value(reference, answer, blanked_reference,
+                                                                            fill, translation):
+    # the judge copies what the answer says in the value's place: another year or name is not the value
+    with scripted_judge(_fills({blanked_reference: fill})):
+        values = asyncio.run(reference_values(reference, answer, translation, same_language=translation is None))
+    wrong = values[-1]
+    assert (wrong["found"], wrong.get("differs"), wrong["fill"]) == (False, True, fill)
+
+
+def test_a_name_is_compared_letter_by_letter_only_within_one_language():
+    # "Estados Unidos" is "United States": without both texts read as one language, another name counts
+    reference, answer = "Karl Marx and Friedrich Engels.", "Karl Marx and Vladimir Lenin."
+    with scripted_judge(_fills({"Karl Marx and ___.": "Lenin"})):
+        assert asyncio.run(reference_values(reference, answer))[-1]["found"] is True
+
+
+@pytest.mark.parametrize(("reference", "answer", "blanked_reference", "fill", "same"), [
+    ("The United States and Canada.", "The US and Canada.", "The ___ and Canada.", "US", True),
+    ("The United States and Canada.", "The USA and Canada.", "The ___ and Canada.", "USA", True),
+    ("About 300,000 km per second.", "Circa 300.000 chilometri al secondo.", "About ___ km per second.", "300.000",
+     False),
+    # another language's name for it cannot be compared letter by letter
+    ("It borders Germany.", "Limita con Alemania.", "It borders ___.", "Alemania", False),
+])
+def test_a_fill_written_otherwise_still_gives_the_value(reference, answer, blanked_reference, fill, same):
+    with scripted_judge(_fills({blanked_reference: fill})):
+        values = asyncio.run(reference_values(reference, answer, same_language=same))
+    assert values[0]["found"] and values[0]["by"] == "fill" and "differs" not in values[0]
+
+
+@pytest.mark.parametrize(("short", "name", "expected"), [
+    ("US", "United States", True), ("USA", "United States", True), ("UK", "United Kingdom", True),
+    ("US", "Canada", False), ("Usa", "United States", False), ("U", "United", False),
+])
+def test_initials_abbreviate_a_name(short, name, expected):
+    assert abbreviates(short, name) is expected
 
 
 def test_a_claim_already_capped_by_the_evidence_asks_no_blanks():

@@ -5,7 +5,7 @@ import pytest
 
 from agentunit import check
 from agentunit.judges.base import JudgeReply
-from agentunit.metrics._translation import LANGUAGE_NAMES, MIN_LANGUAGE_PROBABILITY, read_language
+from agentunit.metrics._translation import LANGUAGE_NAMES, MIN_LANGUAGE_PROBABILITY, read_language, same_language
 from tests.judge_helpers import pass_with, scripted_judge
 
 REFERENCE = "Jane Austen; it was published in 1813."
@@ -37,6 +37,36 @@ def test_an_answer_that_gives_every_value_is_not_scaled():
     assert whole.value == pytest.approx(_correctness("Jane Austen wrote it; it came out in 1813.",
                                                      check_values=False).value)
     assert "does not give" not in whole.reason and all(v["found"] for v in whole.detail["values"])
+
+
+@pytest.mark.parametrize(("reference", "answer", "fill"), [
+    ("Russia first, then Canada.", "Russia first, then China.", "China"),   # both read as English
+    (REFERENCE, "Jane Austen; it was published in 1831.", "1831"),
+])
+def test_a_value_the_answer_gives_wrongly_is_not_given(reference, answer, fill):
+    # the judge fills the blank with what the answer says there: another name or number is a wrong value
+    with scripted_judge(_judge(fill)):
+        result = check(answer, {"metric": "answer_correctness", "value": reference})
+    wrong = result.detail["values"][-1]
+    assert (wrong["found"], wrong.get("differs"), wrong["fill"]) == (False, True, fill)
+    assert result.reason.endswith(f"does not give {reference.split()[-1].rstrip('.')}")
+
+
+def test_a_name_in_an_answer_whose_language_is_not_read_is_not_called_wrong():
+    # "Alemania." reads as Polish with P 0.15: nothing says the answer is in the reference's language,
+    # so the judge's fill is not compared with "Germany" letter by letter
+    with scripted_judge(_judge("Alemania")):
+        result = check("Alemania.", {"metric": "answer_correctness", "value": "It borders Germany."})
+    assert [(v["found"], v["by"]) for v in result.detail["values"]] == [(True, "fill")]
+
+
+@pytest.mark.parametrize(("answer", "same"), [
+    ("It is Germany.", True),                    # English, P 0.81 and 0.70
+    ("Es ist Deutschland, sagte er.", False),   # German
+    ("Then the Rhine.", False),                  # English, but P 0.42
+])
+def test_two_texts_read_confidently_as_one_language_are_the_same_language(answer, same):
+    assert same_language(answer, "It borders Germany.") is same
 
 
 def _translating_judge(translation: str, asked: list):

@@ -85,7 +85,7 @@ HELD_OUT: dict[str, MeasuredAgreement] = {
     "context-relevance": _m(0.854, 96, 0.5, doc=_RAG_AND_TEXT),
     "answer-relevance": _m(0.781, 96, 0.5, doc=_RAG_AND_TEXT),
     "retrieval_quality": _m(0.896, 96, 0.8, doc=_RAG_AND_TEXT),
-    "answer_correctness": _m(0.850, 180, 0.4, doc=_RAG_AND_TEXT),
+    "answer_correctness": _m(0.856, 180, 0.4, doc=_RAG_AND_TEXT),
     "task-completion": _m(0.923, 168, 0.4, doc=_AGENTIC, unit="runs"),
     "goal-fulfillment": _m(0.881, 168, 0.6, doc=_AGENTIC, unit="runs"),
     "trajectory:goal-success": _m(0.869, 168, 0.25, unit="runs"),  # on the task-completion runs

@@ -18,7 +18,8 @@ How agreement and difference move a claim's support is decided by the RAG metric
 
 The other way round, ``reference_values`` looks for a reference answer's values — its numbers, names
 and the items of its lists (``list_items``) — in an answer (``answer_correctness``): written there, or
-as the judge fills them from it.
+as the judge fills them from it, unless the fill differs from the value as above (a wrong value the
+answer gives in its place).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ BLANK = "___"
 _DIGITS = re.compile(r"(?<![\w.])\d+(?:[.,:]\d+)*")
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 _NAME = re.compile(r"\b[A-Z][a-zA-Z]{2,}\b")
+_THOUSANDS_DOTS = re.compile(r"\d{1,3}(?:\.\d{3})+")
 # Capitalised words that are not names (sentence starters and the like).
 _STOP_NAMES = frozenset("""The This That These Those There It Its They Them We You He She His Her Our Their Yes No
 However Also And But Yet Then Thus Therefore Moreover Furthermore Here When While After Before Because Although
@@ -152,6 +154,8 @@ def numbers_of(text: str) -> set[float | str]:
     out: set[float | str] = set()
     for token in _DIGITS.findall(text):
         out.update(as_number(token) or [token])
+        if _THOUSANDS_DOTS.fullmatch(token):  # "300.000" in Italian or German is 300,000
+            out.add(float(token.replace(".", "")))
     for word in _WORD.findall(text):
         value = spelled_number(word)
         if value is not None and word.lower() != "one":
@@ -161,6 +165,14 @@ def numbers_of(text: str) -> set[float | str]:
 
 def _words(text: str) -> set[str]:
     return {w.lower() for w in _WORD.findall(text)}
+
+
+def abbreviates(short: str, name: str) -> bool:
+    """``short`` is the initials of ``name``'s capitalised words ("US" or "USA" for "United States",
+    "UK" for "United Kingdom")."""
+    initials = "".join(word[0] for word in _NAME.findall(name))
+    letters = re.sub(r"[^A-Za-z]", "", short)
+    return len(initials) >= 2 and letters.isupper() and letters.startswith(initials)
 
 
 def compare_fill(value: Value, fill: str, context: str, sentence: str = "") -> str:
@@ -175,7 +187,7 @@ def compare_fill(value: Value, fill: str, context: str, sentence: str = "") -> s
         if filled & numbers_of(sentence):
             return "unknown"
     else:
-        if _words(value.text) & _words(fill):
+        if _words(value.text) & _words(fill) or abbreviates(fill.strip(" .\"'"), value.text):
             return "agrees"
         if not _NAME.search(fill):
             return "unknown"
@@ -293,8 +305,8 @@ def _stated(value: Value, answer: _Answer, reference: str) -> bool:
                for a in named if len(a) >= 4 for b in answer.words if len(b) >= 4)
 
 
-async def reference_values(reference: str, answer: str, translation: str | None = None
-                           ) -> list[dict[str, str | bool]]:
+async def reference_values(reference: str, answer: str, translation: str | None = None, *,
+                           same_language: bool = False) -> list[dict[str, str | bool]]:
     """Which of the reference answer's first MAX_REFERENCE_VALUES values (numbers, names, list items) the
     answer gives.
 
@@ -305,8 +317,11 @@ async def reference_values(reference: str, answer: str, translation: str | None 
     answer and not already in the blanked reference ("Nouvelle-Zélande" for "New Zealand", "4,95" for
     "4.95"); an answer that leaves the part out leaves the judge nothing of its own to copy. A list item
     is filled from the ``translation`` when there is one (the small judge fills an English blank from a
-    German "WLAN" with the reference's "Wi-Fi", and from the translation with "WLAN").
-    [{value, found, by: "text" | "translation" | "fill", fill}]."""
+    German "WLAN" with the reference's "Wi-Fi", and from the translation with "WLAN"). A fill that
+    ``compare_fill`` finds differing from the value — another number, or, when ``same_language`` (both
+    texts read as one language), another name — is the wrong value the answer gives in its place: not
+    found, and marked ``differs``.
+    [{value, found, by: "text" | "translation" | "fill", fill, differs?}]."""
     out: list[dict[str, str | bool]] = []
     read = _Answer.of(answer)
     read_translation = _Answer.of(translation) if translation else None
@@ -328,5 +343,11 @@ async def reference_values(reference: str, answer: str, translation: str | None 
         fill = await fill_blank(sentence, shown, None)
         copied = fill.strip(" .\"'").lower()
         found = copied in shown.lower() and copied not in sentence.lower()  # "" is in both
-        out.append({"value": value.text, "found": found, "by": "fill", "fill": fill})
+        record: dict[str, str | bool] = {"value": value.text, "found": found, "by": "fill", "fill": fill}
+        # the fill is what the answer says in the value's place: another number, or in the reference's own
+        # language another name ("Lenin" for "Friedrich Engels"), is a wrong value, not the value given
+        if found and (value.kind == "number" or same_language) \
+                and compare_fill(value, fill, shown, sentence) == "differs":
+            record.update(found=False, differs=True)
+        out.append(record)
     return out

@@ -60,3 +60,12 @@ async def translated_answer(answer: str, reference: str) -> dict[str, Any] | Non
         ("user", f"Translate into {language}:\n\n{answer}")),
         max_tokens=min(_MAX_TOKENS, 3 * len(answer.split()) + 20)))
     return {"from": source[0], "to": target[0], "text": text.strip()}
+
+
+def same_language(answer: str, reference: str) -> bool:
+    """Both texts read (``read_language``) as one language, each with a probability of at least
+    MIN_LANGUAGE_PROBABILITY: a name the answer gives in the reference's place can then be compared
+    with the reference's letter by letter ("Lenin" is not "Engels"; "Nueva Zelanda" could be "New Zealand")."""
+    source, target = read_language(answer), read_language(reference)
+    return (source is not None and target is not None and source[0] == target[0]
+            and min(source[1], target[1]) >= MIN_LANGUAGE_PROBABILITY)
