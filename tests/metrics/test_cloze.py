@@ -56,6 +56,7 @@ def test_numbers_are_read_from_digits_and_words():
     assert numbers_of("at 10:00, version 1.2.3") == {"10:00", "1.2.3"}
     assert numbers_of("one of them") == set()
     assert numbers_of("300.000 km") == {300.0, 300000.0}   # dots that group thousands, as Italian writes them
+    assert numbers_of("0.065 mm") == {0.065}
 
 
 # -- the fill against the claimed value ----------------------------------------------------------------
