@@ -7,8 +7,8 @@ cached like every call). A small judge that passes "switched to five steel car f
 context says three, because "five" appears elsewhere in the context, fills "switched to ___ steel
 car ferries" with "three". The fill is compared with the claimed value:
 
-- **agrees**: the same number (number words and thousands separators read as numbers), or, for a
-  name, a shared word;
+- **agrees**: the same number (number words and thousands separators read as numbers, dots grouping
+  thousands too: "300.000"), or, for a name, a shared word or its initials ("US" for "United States");
 - **differs**: the fill holds a value of the same kind (a number for a number, a name for a name)
   that is not the claimed one, and the fill is found in the context (the judge copied it from there);
 - **unknown**: anything else (an empty or paraphrased fill, or one the blanked sentence already shows:
