@@ -98,6 +98,9 @@ def test_refusal_criteria(criterion, kind):
     ("Says the train arrives at 14:30", "The train arrives at 4:30 pm.", ["14:30"]),
     ("Includes the command `git pull`", "Run `git fetch` first.", ["git pull"]),
     ("Gives about 1,000 users", "About 1000 users.", []),
+    ("States that the price is 1,500 euros", "Der Preis beträgt 1.500 Euro.", []),   # dots grouping thousands
+    ("States that the price is 1,500 euros", "Der Preis beträgt 1.600 Euro.", ["1,500"]),
+    ("States that the dose is 0.065 mg", "Die Dosis beträgt 65 mg.", ["0.065"]),
 ])
 def test_values_named_by_a_criterion_are_looked_up(criterion, response, missing):
     assert rules.missing_values(criterion, response) == missing

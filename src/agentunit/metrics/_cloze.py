@@ -39,7 +39,6 @@ BLANK = "___"
 _DIGITS = re.compile(r"(?<![\w.])\d+(?:[.,:]\d+)*")
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 _NAME = re.compile(r"\b[A-Z][a-zA-Z]{2,}\b")
-_THOUSANDS_DOTS = re.compile(r"[1-9]\d{0,2}(?:\.\d{3})+")  # "0.065" is a decimal
 # Capitalised words that are not names (sentence starters and the like).
 _STOP_NAMES = frozenset("""The This That These Those There It Its They Them We You He She His Her Our Their Yes No
 However Also And But Yet Then Thus Therefore Moreover Furthermore Here When While After Before Because Although
@@ -154,8 +153,6 @@ def numbers_of(text: str) -> set[float | str]:
     out: set[float | str] = set()
     for token in _DIGITS.findall(text):
         out.update(as_number(token) or [token])
-        if _THOUSANDS_DOTS.fullmatch(token):  # "300.000" in Italian or German is 300,000
-            out.add(float(token.replace(".", "")))
     for word in _WORD.findall(text):
         value = spelled_number(word)
         if value is not None and word.lower() != "one":

@@ -531,7 +531,8 @@ def _numbered_items(text: str) -> int:
 
 
 def as_number(token: str) -> list[float]:
-    """Readings of a number token: "2,5" is 2.5 (decimal comma) or 25 ("1,000" is 1000)."""
+    """Readings of a number token: "2,5" is 2.5 (decimal comma) or 25 ("1,000" is 1000); "1.500" is 1.5
+    or, with dots grouping thousands as German, Italian or Spanish write them, 1500 ("0.065" only 0.065)."""
     if ":" in token:
         return []
     readings = []
@@ -540,7 +541,12 @@ def as_number(token: str) -> list[float]:
         readings.append(float(plain))
     if re.fullmatch(r"\d+,\d{1,2}", token):
         readings.append(float(token.replace(",", ".")))
+    if _THOUSANDS_DOTS.fullmatch(token):
+        readings.append(float(token.replace(".", "")))
     return readings
+
+
+_THOUSANDS_DOTS = re.compile(r"[1-9]\d{0,2}(?:\.\d{3})+")
 
 
 def numbers_in(response: str) -> set[float]:
