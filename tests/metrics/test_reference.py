@@ -161,6 +161,20 @@ def test_an_answer_that_swaps_the_references_parts_is_halved():
         in swapped.reason
 
 
+def test_an_answer_that_gives_a_stated_order_otherwise_is_halved():
+    reference, answer = "The Volga, then the Danube.", "The Danube, then the Volga."
+    with scripted_judge(_judge()):
+        turned = check(answer, {"metric": "answer_correctness", "value": reference})
+        unchecked = check(answer, {"metric": "answer_correctness", "value": reference,
+                                   "config": {"check_values": False}})
+        kept = check("The Volga comes first, followed by the Danube.",
+                     {"metric": "answer_correctness", "value": reference})
+    assert turned.detail["reordered"] == ["the Danube", "The Volga"] and turned.detail["swapped"] == []
+    assert turned.value == pytest.approx(unchecked.value * 0.5) and unchecked.detail["reordered"] == []
+    assert turned.reason.endswith("× 0.50: the answer gives the reference's order otherwise: the Danube, The Volga")
+    assert kept.detail["reordered"] == []
+
+
 def test_an_answer_read_translated_is_not_checked_for_swapped_parts():
     asked: list = []
     spanish = "Sydney es la capital; Canberra es la ciudad más grande de Australia."

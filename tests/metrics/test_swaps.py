@@ -2,7 +2,7 @@
 
 import pytest
 
-from agentunit.metrics._swaps import swapped_parts
+from agentunit.metrics._swaps import reordered, swapped_parts
 
 
 @pytest.mark.parametrize(("reference", "answer", "swapped"), [
@@ -37,6 +37,29 @@ def test_right_answers_and_other_wordings_are_not_swaps(reference, answer):
     assert swapped_parts(reference, answer) == []
 
 
+@pytest.mark.parametrize(("reference", "answer", "order"), [
+    ("The Volga, then the Danube.", "The Danube, then the Volga.", ["the Danube", "The Volga"]),
+    ("Russia first, then Canada.", "Canada first, then Russia.", ["Canada", "Russia first"]),
+    ("Boil for 10 minutes, then rest for 5.", "Rest 5 minutes first, then boil for 10.",
+     ["rest for 5", "Boil for 10 minutes"]),
+])
+def test_an_order_the_reference_states_given_otherwise_is_found(reference, answer, order):
+    assert reordered(reference, answer) == order
+
+
+@pytest.mark.parametrize(("reference", "answer"), [
+    ("Russia first, then Canada.", "Russia is the largest, followed by Canada."),        # the same order
+    ("Russia first, then Canada.", "Canada comes after Russia."),                         # "after" turns it round
+    ("The Volga, then the Danube.", "The Danube is second, the Volga first."),           # "second"
+    ("Crust, mantle, outer core and inner core.", "Crust, outer core, mantle and inner core."),  # no order stated
+    ("Russia first, then Canada.", "Canada."),                                           # a part left out
+    ("Mercury first, then Venus, then Earth.", "Earth, then Venus."),                    # the same, in any order
+    ("Canberra is the capital; Sydney is the largest city.", "Sydney is the largest city; Canberra the capital."),
+])
+def test_answers_that_keep_the_order_or_state_none_are_not_reordered(reference, answer):
+    assert reordered(reference, answer) == []
+
+
 def test_a_long_reference_is_read_in_linear_time():
     import time
 
@@ -44,4 +67,5 @@ def test_a_long_reference_is_read_in_linear_time():
     answer = ", ".join(f"item{i} costs {i + 1}" for i in range(20_000))
     start = time.perf_counter()
     assert swapped_parts(reference, answer) == []
+    assert reordered("First " + reference.replace(",", ", then"), answer) == []
     assert time.perf_counter() - start < 10  # the pairwise reading took minutes

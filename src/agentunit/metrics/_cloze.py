@@ -40,7 +40,7 @@ _DIGITS = re.compile(r"(?<![\w.])\d+(?:[.,:]\d+)*")
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 _NAME = re.compile(r"\b[A-Z][a-zA-Z]{2,}\b")
 # Capitalised words that are not names (sentence starters and the like).
-_STOP_NAMES = frozenset("""The This That These Those There It Its They Them We You He She His Her Our Their Yes No
+NOT_NAMES = frozenset("""The This That These Those There It Its They Them We You He She His Her Our Their Yes No
 However Also And But Yet Then Thus Therefore Moreover Furthermore Here When While After Before Because Although
 Since For With From Into Each Every Some Many Most All Any Both Neither Either One Two Three Your Not Only
 About Around Over Under Between During Without Within What Which Who Whom Whose Where Why How Sure Please Thanks
@@ -65,7 +65,7 @@ def names_in(claim: str) -> list[re.Match[str]]:
     must …")."""
     out = []
     for match in _NAME.finditer(claim):
-        if match.group() in _STOP_NAMES:
+        if match.group() in NOT_NAMES:
             continue
         if not claim[:match.start()].strip(" \"'(") and not claim[match.end():].lstrip(" \"')")[:1].isupper():
             continue

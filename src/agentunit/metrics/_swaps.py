@@ -19,6 +19,9 @@ capital" with P ≈ 0.6). Read by code instead:
 The answer must be cut into two parts or more (an answer in another language is not cut at its own
 conjunctions, so its one part would hold words of every reference part); an answer read translated
 is not checked (the caller leaves it out).
+
+``reordered`` finds the other exchange: every part named, none attached to another, but a stated order
+("The Volga, then the Danube") given the other way round.
 """
 
 from __future__ import annotations
@@ -26,12 +29,16 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from agentunit.metrics._cloze import claim_values, content_words
+from agentunit.metrics._cloze import NOT_NAMES, claim_values, content_words
 
 _PART_END = re.compile(r"[;.!?](?:\s|$)|,\s*(?:(?:and|then|but)\s+)?|\s+(?:and|but|then|while|whereas)\s+",
                        re.IGNORECASE)
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 _PRONOUNS = frozenset("i me you we us he she they them my your our their his its".split())
+_ORDERED = re.compile(r"\b(?:then|first|followed\s+by|next|finally)\b", re.IGNORECASE)
+_TURNS_ORDER = re.compile(r"\b(?:after|before|preceded|second|third|last|behind|not|than|rather)\b", re.IGNORECASE)
+_CAPITALISED = re.compile(r"\b[A-Z][a-zA-Z]+\b")
+_TOKEN = re.compile(r"\d+(?:[.,]\d+)*|\w+")
 
 
 def swapped_parts(reference: str, answer: str) -> list[str]:
@@ -55,6 +62,35 @@ def swapped_parts(reference: str, answer: str) -> list[str]:
                 and set().union(*hits.values()) - _values(part):
             found.append(part)
     return found
+
+
+def reordered(reference: str, answer: str) -> list[str]:
+    """``reference``'s parts in the order ``answer`` gives them, when the
+    reference states an order ("The Volga, then the Danube": "then", "first", "followed by", "next",
+    "finally") and the answer names every part in another order without a word that could turn the
+    order round ("after", "before", "second", "last", …); [] otherwise. Each part is named by its
+    capitalised words and numbers ("Volga"; "Danube")."""
+    if not _ORDERED.search(reference) or _TURNS_ORDER.search(answer):
+        return []
+    keyed = [(part, key) for part, key in ((part, _key(part)) for part in _parts(reference)) if key]
+    first_place: dict[str, int] = {}
+    for token in _TOKEN.finditer(answer.lower()):
+        first_place.setdefault(token.group(), token.start())
+    places = []
+    for _, key in keyed:
+        found = [first_place[word] for word in key if word in first_place]
+        if not found:
+            return []  # a part left out is the values check's to count, not an order
+        places.append(min(found))
+    if places == sorted(places):
+        return []
+    return [keyed[i][0] for i in sorted(range(len(keyed)), key=places.__getitem__)]
+
+
+def _key(part: str) -> set[str]:
+    """A part's capitalised words (not "The", "It" …) and numbers, lower-cased."""
+    names = {w.lower() for w in _CAPITALISED.findall(part) if w not in NOT_NAMES}
+    return names | set(_NUMBER.findall(part))
 
 
 def _parts(text: str) -> list[str]:

@@ -8,7 +8,7 @@ from typing import Any
 
 from agentunit.judges.service import pass_fail
 from agentunit.metrics._cloze import reference_values
-from agentunit.metrics._swaps import swapped_parts
+from agentunit.metrics._swaps import reordered, swapped_parts
 from agentunit.metrics._translation import same_language, translated_answer
 from agentunit.metrics._values import switch
 from agentunit.metrics.base import MetricResult
@@ -55,7 +55,8 @@ class AnswerCorrectnessMetric(JudgedMetric):
     0.819 with list items, "Helium and neon." failing for "Helium, neon and argon."; test 0.844). An answer written
     in the reference's language that attaches the reference's values to its other parts ("Sydney is the capital;
     Canberra is the largest city", ``_swaps.swapped_parts``) has its score halved (tune 0.819 → 0.856; test 0.850;
-    off with ``check_values: false``). Judge calls: one per sentence of either text, plus one short generation per
+    off with ``check_values: false``), and so has one that names the parts of a reference stating an order ("The
+    Volga, then the Danube") in another order (``_swaps.reordered``; tune 0.869 → 0.875). Judge calls: one per sentence of either text, plus one short generation per
     value not written in the answer; for an answer in another language, one translation and the sentences again.
     Passes at ≥ 0.4, the best round pass mark on the tuning rows of tests/data/labelled/answer_correctness.jsonl
     (0.656 against 0.602 at 0.5): the small judge doubts right paraphrases, so their F1 sits low.
@@ -101,16 +102,22 @@ class AnswerCorrectnessMetric(JudgedMetric):
             missing = [str(v["value"]) for v in values if not v["found"]]
             if missing:
                 reason += f"; × {share:.2f}: the answer does not give {', '.join(missing)}"
-        swapped = swapped_parts(expected, answer) if self._check_values and not translation else []
+        checked = self._check_values and not translation
+        swapped = swapped_parts(expected, answer) if checked else []
+        order = reordered(expected, answer) if checked and not swapped else []
         if swapped:
             score *= SWAPPED_SCALE
             reason += (f"; × {SWAPPED_SCALE:.2f}: the answer attaches the reference's values to other parts: "
                        + "; ".join(quoted(part) for part in swapped))
+        elif order:
+            score *= SWAPPED_SCALE
+            reason += f"; × {SWAPPED_SCALE:.2f}: the answer gives the reference's order otherwise: {', '.join(order)}"
         judge_calls = (written["judge_calls"] + (1 if translation else 0)
                        + (translated["judge_calls"] if translated else 0) + sum(1 for v in values if v["by"] == "fill"))
         return self.result(score, reason=reason, detail={
             "method": "statements+embeddings", "translation": translation,
             "read": "translated" if reading is translated else "as written", "values": values, "swapped": swapped,
+            "reordered": order,
             **{key: value for key, value in reading.items() if key not in ("score", "judge_calls")},
             "judge_calls": judge_calls})
 
