@@ -49,17 +49,18 @@ class AnswerCorrectnessMetric(JudgedMetric):
     the expected output (py3langid reads both, each with P ≥ 0.5) is translated by the judge into the expected
     output's language (``_translation``; one short generation): the statements and the embedding are computed for it
     as written and as translated, the better reading kept, and a value written in the translation counts as given
-    (test 0.757 → 0.818 on 148 rows, answers in other languages passing 0.68 → 0.94;
-    ``config.translate: false`` turns it off). The small judge passes "Jane Austen." for "Jane Austen; it was
-    published in 1813." (tune: a left-out part failed 0.16 → 0.80; balanced accuracy 0.656 → 0.781, docs/judges.md;
-    0.819 with list items, "Helium and neon." failing for "Helium, neon and argon."; test 0.844). An answer written
-    in the reference's language that attaches the reference's values to its other parts ("Sydney is the capital;
-    Canberra is the largest city", ``_swaps.swapped_parts``) has its score halved (tune 0.819 → 0.856; test 0.850;
-    off with ``check_values: false``), and so has one that names the parts of a reference stating an order ("The
-    Volga, then the Danube") in another order (``_swaps.reordered``; tune 0.869 → 0.875). Judge calls: one per sentence of either text, plus one short generation per
-    value not written in the answer; for an answer in another language, one translation and the sentences again.
-    Passes at ≥ 0.4, the best round pass mark on the tuning rows of tests/data/labelled/answer_correctness.jsonl
-    (0.656 against 0.602 at 0.5): the small judge doubts right paraphrases, so their F1 sits low.
+    (test 0.757 → 0.818 on 148 rows, answers in other languages passing 0.68 → 0.94; ``config.translate: false``
+    turns it off). The small judge passes "Jane Austen." for "Jane Austen; it was published in 1813." (tune: a
+    left-out part failed 0.16 → 0.80; balanced accuracy 0.656 → 0.781, docs/judges.md; 0.819 with list items,
+    "Helium and neon." failing for "Helium, neon and argon."; test 0.844). An answer written in the reference's
+    language that attaches the reference's values to its other parts ("Sydney is the capital; Canberra is the
+    largest city", ``_swaps.swapped_parts``) has its score halved (tune 0.819 → 0.856; test 0.850; off with
+    ``check_values: false``), and so has one that names the parts of a reference stating an order ("The Volga, then
+    the Danube") in another order (``_swaps.reordered``; tune 0.869 → 0.875). Judge calls: one per sentence of
+    either text, plus one short generation per value not written in the answer; for an answer in another language,
+    one translation and the sentences again. Passes at ≥ 0.4, the best round pass mark on the tuning rows of
+    tests/data/labelled/answer_correctness.jsonl (0.656 against 0.602 at 0.5): the small judge doubts right
+    paraphrases, so their F1 sits low.
     """
 
     def setup(self) -> None:
