@@ -530,6 +530,9 @@ def _numbered_items(text: str) -> int:
     return found
 
 
+_THOUSANDS_DOTS = re.compile(r"[1-9]\d{0,2}(?:\.\d{3})+")
+
+
 def as_number(token: str) -> list[float]:
     """Readings of a number token: "2,5" is 2.5 (decimal comma) or 25 ("1,000" is 1000); "1.500" is 1.5
     or, with dots grouping thousands as German, Italian or Spanish write them, 1500 ("0.065" only 0.065)."""
@@ -544,9 +547,6 @@ def as_number(token: str) -> list[float]:
     if _THOUSANDS_DOTS.fullmatch(token):
         readings.append(float(token.replace(".", "")))
     return readings
-
-
-_THOUSANDS_DOTS = re.compile(r"[1-9]\d{0,2}(?:\.\d{3})+")
 
 
 def numbers_in(response: str) -> set[float]:

@@ -65,11 +65,10 @@ def swapped_parts(reference: str, answer: str) -> list[str]:
 
 
 def reordered(reference: str, answer: str) -> list[str]:
-    """``reference``'s parts in the order ``answer`` gives them, when the
-    reference states an order ("The Volga, then the Danube": "then", "first", "followed by", "next",
-    "finally") and the answer names every part in another order without a word that could turn the
-    order round ("after", "before", "second", "last", …); [] otherwise. Each part is named by its
-    capitalised words and numbers ("Volga"; "Danube")."""
+    """``reference``'s parts in the order ``answer`` gives them, when the reference states an order ("The
+    Volga, then the Danube": "then", "first", "followed by", "next", "finally") and the answer names every
+    part in another order without a word that could turn the order round ("after", "before", "second",
+    "last", …); [] otherwise. Each part is named by its capitalised words and numbers ("Volga"; "Danube")."""
     if not _ORDERED.search(reference) or _TURNS_ORDER.search(answer):
         return []
     keyed = [(part, key) for part, key in ((part, _key(part)) for part in _parts(reference)) if key]
