@@ -74,6 +74,8 @@ def test_numbers_are_read_from_digits_and_words():
     (Value("Maren Dahl", 0, 10, "name"), "the harbour town", "unknown"),   # not a name
     (Value("Maren Dahl", 0, 10, "name"), "Oslo", "unknown"),              # a name the context lacks
     (Value("Maren Dahl", 0, 10, "name"), "", "unknown"),
+    (Value("United States", 0, 13, "name"), "USA", "agrees"),   # its initials: not another name
+    (Value("300,000", 0, 7, "number"), "300.000", "agrees"),      # dots grouping thousands
 ])
 def test_a_fill_agrees_differs_or_says_nothing(value, fill, verdict):
     assert compare_fill(value, fill, " ".join(CONTEXT)) == verdict
