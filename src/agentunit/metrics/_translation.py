@@ -50,22 +50,30 @@ async def translated_answer(answer: str, reference: str) -> dict[str, Any] | Non
         answer: the text to compare.
         reference: the text it is compared with, whose language the translation takes.
     """
-    source, target = read_language(answer), read_language(reference)
-    if source is None or target is None or source[0] == target[0] \
-            or min(source[1], target[1]) < MIN_LANGUAGE_PROBABILITY:
+    read = _confident_languages(answer, reference)
+    if read is None or read[0] == read[1]:
         return None
-    language = LANGUAGE_NAMES[target[0]]
+    source, target = read
+    language = LANGUAGE_NAMES[target]
     text, _, _ = await current_judge().generate(JudgeRequest((
         ("system", "You translate text. Reply with the translation only."),
         ("user", f"Translate into {language}:\n\n{answer}")),
         max_tokens=min(_MAX_TOKENS, 3 * len(answer.split()) + 20)))
-    return {"from": source[0], "to": target[0], "text": text.strip()}
+    return {"from": source, "to": target, "text": text.strip()}
 
 
 def same_language(answer: str, reference: str) -> bool:
     """Both texts read (``read_language``) as one language, each with a probability of at least
     MIN_LANGUAGE_PROBABILITY: a name the answer gives in the reference's place can then be compared
     with the reference's letter by letter ("Lenin" is not "Engels"; "Nueva Zelanda" could be "New Zealand")."""
+    read = _confident_languages(answer, reference)
+    return read is not None and read[0] == read[1]
+
+
+def _confident_languages(answer: str, reference: str) -> tuple[str, str] | None:
+    """The two texts' language codes when both are read with a probability of at least
+    MIN_LANGUAGE_PROBABILITY; None otherwise (or without py3langid)."""
     source, target = read_language(answer), read_language(reference)
-    return (source is not None and target is not None and source[0] == target[0]
-            and min(source[1], target[1]) >= MIN_LANGUAGE_PROBABILITY)
+    if source is None or target is None or min(source[1], target[1]) < MIN_LANGUAGE_PROBABILITY:
+        return None
+    return source[0], target[0]
