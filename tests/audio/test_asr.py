@@ -3,9 +3,11 @@ composed from the committed espeak-ng clips. Skipped when the models are missing
 
 import hashlib
 import io
+import re
 import wave
 from pathlib import Path
 
+import jiwer
 import numpy as np
 import pytest
 
@@ -19,6 +21,8 @@ from agentunit.models.store import ModelNotInstalled, require
 from .scenes import Script
 
 DISCLAIMER = "This call is recorded for quality and training purposes."
+# what the agent_disclaimer clip says
+SCRIPTED_DISCLAIMER = "Please note that this call is recorded for quality and training purposes."
 REQUEST = "Do you agree to this call being recorded?"
 
 
@@ -46,6 +50,11 @@ ENGLISH = _call(("agent", "agent_greeting"), ("agent", "agent_disclaimer"), ("ag
                 ("customer", "customer_consent_yes"), ("customer", "customer_problem"), ("agent", "agent_confirm"),
                 gap=1.2)
 CLIPS = Path(__file__).resolve().parent.parent / "data" / "audio" / "clips"
+
+
+def _plain(text):
+    """Lower case, words only: what a word error rate compares."""
+    return " ".join(re.findall(r"[a-z']+", text.lower()))
 
 
 def _clip16(name):
@@ -91,8 +100,11 @@ def test_stereo_call_is_transcribed_per_channel_with_speakers_and_word_times(asr
         assert abs(segment["start"] - line.start) <= 0.3 and abs(segment["end"] - line.end) <= 0.3
         assert segment["words"] and all(line.start - 0.3 <= w["start"] <= w["end"] <= line.end + 0.5
                                         for w in segment["words"])
-    text = " ".join(s["text"] for s in found.segments).lower()
-    assert "recorded" in text and "training" in text and "twice" in text
+    # Whisper base in int8 mishears a word here and there in espeak speech, and which word depends on the CPU
+    # ("training" came out "trading" on an AVX2-only machine): the disclaimer line is held to a word error rate
+    disclaimer = found.segments[1]["text"]
+    assert jiwer.wer(_plain(SCRIPTED_DISCLAIMER), _plain(disclaimer)) <= 0.25, disclaimer
+    assert "twice" in found.segments[4]["text"].lower()
     again = transcribe_call(wav, "audio/wav", hashlib.sha256(wav).hexdigest(), CallOptions(), "asr")
     assert again.segments == found.segments and again.seconds == 0.0  # cached per recording and model
 
@@ -103,7 +115,7 @@ def test_disclaimer_and_consent_from_speech_recognition(asr):
     assert said.passed, said.reason
     assert said.detail["transcript_source"] == "asr of audio" and said.detail["asr_model"].startswith("asr (Whisper")
     found = said.detail["disclaimers"][0]["found"]
-    assert abs(found["at"] - ENGLISH.lines[1].start) <= 0.5 and "training" in found["words"].lower()
+    assert abs(found["at"] - ENGLISH.lines[1].start) <= 0.5 and "recorded for quality" in found["words"].lower()
     late = check("", {"metric": "audio-disclaimer-check", "value": DISCLAIMER, "config": {"within_s": 5}}, audio=wav)
     assert late.passed is False and "too late" in late.detail["disclaimers"][0]["why"]
     customer = check("", {"metric": "audio-disclaimer-check", "value": DISCLAIMER, "config": {"speaker": "customer"}},
