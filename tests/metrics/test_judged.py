@@ -175,6 +175,8 @@ def test_llm_rubric_says_when_other_units_could_not_be_compared(monkeypatch):
 
 def _own_answering(answer, p_yes=0.9):
     def respond(request):
+        if "translate" in request.messages[0][1]:
+            return JudgeReply("")  # an empty translation is not read
         return JudgeReply(answer) if not request.options else pass_with(p_yes)
 
     return respond
@@ -195,7 +197,7 @@ def test_llm_rubric_compares_a_correctness_criterion_with_the_judges_own_answer(
     criterion = result.detail["criteria"][0]
     assert result.value == pytest.approx(value) and criterion["judge_answer_found"] == found
     assert criterion["judge_answer"] == own and (("judge's own answer" in result.reason) is (found == 0))
-    generated = [r for r in judge.requests if not r.options]
+    generated = [r for r in judge.requests if not r.options and "translate" not in r.messages[0][1]]
     assert [r.messages for r in generated] == [(
         ("system", "You answer questions correctly. Reply with a short phrase only."),
         ("user", "Question: Who wrote the novel 1984?\nWhat the answer must do: Correctly answers the question"
@@ -213,6 +215,61 @@ def test_llm_rubric_asks_its_own_answer_only_for_correctness_with_a_question():
         capped = check("It came out in 1948.", {"metric": "llm-rubric", "value": "Correctly says it came out in 1949."},
                        query="When did 1984 come out?")
     assert capped.value == pytest.approx(0.1) and all(r.options for r in judge.requests)
+
+
+def _translating(translation, p_written, p_translated, own="Leonardo da Vinci"):
+    """A judge that translates the output as ``translation``, answers the own-answer question with ``own``, and
+    says yes with P ``p_translated`` about the translation, ``p_written`` about anything else."""
+    def respond(request):
+        if not request.options:
+            return JudgeReply(translation if "translate" in request.messages[0][1] else own)
+        return pass_with(p_translated if f"Text: {translation}\n" in request.messages[-1][1] else p_written)
+
+    return respond
+
+
+SPANISH_ANSWER = "La entrada cuesta 12 euros y los niños entran gratis."
+ENGLISH_READING = "The entry costs 12 euros and children are free."
+ADMISSION = "States that admission costs 12 euros and is free for children."
+
+
+def test_llm_rubric_judges_an_output_in_another_language_translated_too():
+    with scripted_judge(_translating(ENGLISH_READING, 0.6, 0.8)) as judge:
+        result = check(SPANISH_ANSWER, {"metric": "llm-rubric", "value": ADMISSION})
+    criterion = result.detail["criteria"][0]
+    assert result.value == pytest.approx(0.8) and result.passed and criterion["read"] == "translated"
+    assert criterion["judge_probability"] == 0.6 and criterion["translated_probability"] == 0.8
+    assert criterion["translation"] == {"from": "es", "to": "en", "text": ENGLISH_READING}
+    assert "translated from es to en: the better reading" in result.reason
+    translate = [r for r in judge.requests if not r.options]
+    assert [r.messages[-1][1] for r in translate] == [f"Translate into English:\n\n{SPANISH_ANSWER}"]
+    with scripted_judge(_translating(ENGLISH_READING, 0.8, 0.3)):  # the written reading is the better one
+        kept = check(SPANISH_ANSWER, {"metric": "llm-rubric", "value": ADMISSION})
+    assert kept.value == pytest.approx(0.8) and "read" not in kept.detail["criteria"][0]
+    assert kept.detail["criteria"][0]["translated_probability"] == 0.3 and "translated" not in kept.reason
+
+
+def test_llm_rubric_translates_only_another_language_and_only_when_asked():
+    for output, config in (("Admission costs 12 euros and children go free.", {}),  # the criterion's language
+                           (SPANISH_ANSWER, {"translate": False})):
+        with scripted_judge(_translating(ENGLISH_READING, 0.6, 0.8)) as judge:
+            result = check(output, {"metric": "llm-rubric", "value": ADMISSION, "config": config})
+        assert result.value == pytest.approx(0.6) and "translation" not in result.detail["criteria"][0]
+        assert all(r.options for r in judge.requests)
+    with scripted_judge(_translating("", 0.6, 0.8)) as judge:  # an empty translation is not asked about
+        empty = check(SPANISH_ANSWER, {"metric": "llm-rubric", "value": ADMISSION})
+    assert empty.value == pytest.approx(0.6) and len([r for r in judge.requests if r.options]) == 1
+
+
+def test_llm_rubric_finds_its_own_answer_in_the_translation():
+    french, english = "La Joconde a été peinte par Léonard de Vinci.", "The Mona Lisa was painted by Leonardo da Vinci."
+    spec = {"metric": "llm-rubric", "value": "Correctly answers the question."}
+    with scripted_judge(_translating(english, 0.9, 0.85, own="Leonardo")):
+        result = check(french, spec, query="Who painted the Mona Lisa?")
+    assert result.detail["criteria"][0]["judge_answer_found"] == 1.0 and result.value == pytest.approx(0.9)
+    with scripted_judge(_translating(english, 0.9, 0.85, own="Leonardo")):  # "Léonard" is not "Leonardo"
+        unread = check(french, {**spec, "config": {"translate": False}}, query="Who painted the Mona Lisa?")
+    assert unread.detail["criteria"][0]["judge_answer_found"] == 0.0 and unread.value == pytest.approx(0.9 * 0.75)
 
 
 def _g_eval_judge(own):

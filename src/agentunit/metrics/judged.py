@@ -21,6 +21,7 @@ from agentunit.judges.base import JudgeRequest
 from agentunit.judges.explain import rationale
 from agentunit.judges.service import pass_fail, recording_decisions
 from agentunit.metrics import _rubric as rubric_rules
+from agentunit.metrics._translation import translated_answer
 from agentunit.metrics._values import switch
 from agentunit.metrics.base import Metric, MetricResult
 from agentunit.metrics.registry import register
@@ -141,6 +142,10 @@ class LlmRubric(JudgedMetric):
        asked turned round ("The text asks for a password."), since the small judge reads negation
        poorly: done when P(yes) ≥ 0.5, score 1 − P/2 up to 0.5 and 1.5·(1 − P) above, so 0.5 sits
        at the 0.75 pass mark (on the negative tune rows: 0.545 → 0.727; docs/judges.md).
+       An output in another language than a (positive) criterion — py3langid reads both with
+       P ≥ 0.5 — is also translated by the judge into the criterion's language (``_translation``,
+       one short generation) and asked about as translated; the higher P(yes) is kept (tune rows:
+       0.872 → 0.885; ``config.translate: false`` turns it off).
        Capped at 0.1 when the criterion names a value (a number, a code such as B204, a quoted
        term) the output lacks (a quantity the output gives in other units counts, "two weeks" for
        "14 days", and the judge is asked about it in the output's units, which it does not convert
@@ -148,7 +153,8 @@ class LlmRubric(JudgedMetric):
        for correctness ("correct", "correctly", "accurate") on a case whose prompt asks a question
        (holds a "?") is also compared with the judge's own short answer to that question (one
        generation, the criterion in view): when the output holds none of its answering words (those
-       not in the question; case, accents and number words ignored), the score is multiplied by 0.75
+       not in the question; case, accents and number words ignored; nor in the translation, when there
+       is one), the score is multiplied by 0.75
        (chosen on the tuning rows: the small judge grades "Venus is closest to the Sun" as correct,
        but answers "Mercury").
 
@@ -163,6 +169,7 @@ class LlmRubric(JudgedMetric):
     def setup(self) -> None:
         _require_text(self, f"the {self.subject}")
         self._exact = switch(self.config, "exact_checks", True, self.name)
+        self._translate = switch(self.config, "translate", True, self.name)
 
     async def evaluate_async(self, case, trace, outcome) -> MetricResult:
         rubric, output = str(self.expected(case)), outcome.output
@@ -199,12 +206,24 @@ class LlmRubric(JudgedMetric):
         decision = await _judge().decide(JudgeRequest.yes_no(RUBRIC_SYSTEM, rubric_prompt(asked, question, output)))
         probability = decision.probabilities["yes"]
         record.update(method="judge", judge=decision.to_detail(), judge_probability=round(probability, 4))
+        translation = await translated_answer(output, criterion) if self._translate else None
+        if translation and translation["text"]:
+            other = await _judge().decide(JudgeRequest.yes_no(RUBRIC_SYSTEM, rubric_prompt(
+                asked, question, translation["text"])))
+            record.update(translation=translation, translated_probability=round(other.probabilities["yes"], 4))
+            if other.probabilities["yes"] > probability:
+                probability = other.probabilities["yes"]
+                record.update(judge=other.to_detail(), read="translated")
         caps = _caps(criterion, output) if self._exact else {}
         score = min(probability, VALUE_CAP) if caps else probability
         why = f"P(pass) = {probability:.3f}" + (f", capped at {VALUE_CAP}: " + "; ".join(caps.values()) if caps else "")
+        if record.get("read") == "translated":
+            why += f" (the output translated from {translation['from']} to {translation['to']}: the better reading)"
         if self._exact and not caps and asks_a_question(question) and asks_correctness(criterion):
             own = await _own_answer(question, criterion)
             found = own_answer_found(own, question, output)
+            if translation and translation["text"] and found is not None:
+                found = max(found, own_answer_found(own, question, translation["text"]) or 0.0)
             record.update(judge_answer=own, judge_answer_found=None if found is None else round(found, 4))
             if found == 0:
                 score *= OWN_ANSWER_SCALE
