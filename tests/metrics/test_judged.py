@@ -256,6 +256,12 @@ def test_llm_rubric_translates_only_another_language_and_only_when_asked():
             result = check(output, {"metric": "llm-rubric", "value": ADMISSION, "config": config})
         assert result.value == pytest.approx(0.6) and "translation" not in result.detail["criteria"][0]
         assert all(r.options for r in judge.requests)
+    for about_language in ("Is a correct English translation of 'La entrada cuesta 12 euros'.",
+                           "Answers the customer in Spanish, as they wrote."):  # judged as written
+        with scripted_judge(_translating(ENGLISH_READING, 0.6, 0.8)) as judge:
+            result = check(SPANISH_ANSWER, {"metric": "llm-rubric", "value": about_language,
+                                            "config": {"exact_checks": about_language.startswith("Is")}})
+        assert result.value == pytest.approx(0.6) and all(r.options for r in judge.requests)
     with scripted_judge(_translating("", 0.6, 0.8)) as judge:  # an empty translation is not asked about
         empty = check(SPANISH_ANSWER, {"metric": "llm-rubric", "value": ADMISSION})
     assert empty.value == pytest.approx(0.6) and len([r for r in judge.requests if r.options]) == 1

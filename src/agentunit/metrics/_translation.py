@@ -11,6 +11,7 @@ be read: "Jane Austen." or "Canada." read as German or Spanish with P 0.1–0.4.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from agentunit.judges.base import JudgeRequest
@@ -23,6 +24,8 @@ LANGUAGE_NAMES = {"en": "English", "de": "German", "fr": "French", "es": "Spanis
                   "uk": "Ukrainian", "el": "Greek", "ar": "Arabic", "he": "Hebrew", "hi": "Hindi",
                   "zh": "Chinese", "ja": "Japanese", "ko": "Korean", "id": "Indonesian", "vi": "Vietnamese"}
 _MAX_TOKENS = 400
+_QUOTED = re.compile(r"`[^`]*`|\"[^\"]*\"|“[^”]*”|‘[^’]*’|(?<!\w)'[^']+'(?!\w)")
+_ABOUT_LANGUAGE = re.compile(r"\btranslat|\b(?:" + "|".join(LANGUAGE_NAMES.values()) + r")\b", re.IGNORECASE)
 
 
 def _identifier() -> Any:
@@ -60,6 +63,16 @@ async def translated_answer(answer: str, reference: str) -> dict[str, Any] | Non
         ("user", f"Translate into {language}:\n\n{answer}")),
         max_tokens=min(_MAX_TOKENS, 3 * len(answer.split()) + 20)))
     return {"from": source, "to": target, "text": text.strip()}
+
+
+def criterion_wording(criterion: str) -> str | None:
+    """The criterion's own words, whose language an output in another language is translated into: its
+    quoted passages left out ("Is a correct English translation of 'Der Zug fährt um acht'" reads as
+    English). None when the criterion is about language or translation ("written in Spanish", "a correct
+    English translation"): an output judged on its language must be read as written."""
+    if _ABOUT_LANGUAGE.search(criterion):
+        return None
+    return _QUOTED.sub(" ", criterion)
 
 
 def same_language(answer: str, reference: str) -> bool:

@@ -21,7 +21,7 @@ from agentunit.judges.base import JudgeRequest
 from agentunit.judges.explain import rationale
 from agentunit.judges.service import pass_fail, recording_decisions
 from agentunit.metrics import _rubric as rubric_rules
-from agentunit.metrics._translation import translated_answer
+from agentunit.metrics._translation import criterion_wording, translated_answer
 from agentunit.metrics._values import switch
 from agentunit.metrics.base import Metric, MetricResult
 from agentunit.metrics.registry import register
@@ -143,9 +143,11 @@ class LlmRubric(JudgedMetric):
        poorly: done when P(yes) ≥ 0.5, score 1 − P/2 up to 0.5 and 1.5·(1 − P) above, so 0.5 sits
        at the 0.75 pass mark (on the negative tune rows: 0.545 → 0.727; docs/judges.md).
        An output in another language than a (positive) criterion — py3langid reads both with
-       P ≥ 0.5 — is also translated by the judge into the criterion's language (``_translation``,
-       one short generation) and asked about as translated; the higher P(yes) is kept (tune rows:
-       0.872 → 0.885; ``config.translate: false`` turns it off).
+       P ≥ 0.5, the criterion without its quoted passages — is also translated by the judge into the
+       criterion's language (``_translation``, one short generation) and asked about as translated;
+       the higher P(yes) is kept (tune rows: 0.872 → 0.885; ``config.translate: false`` turns it
+       off). Not for a criterion that names a language or a translation ("a correct English
+       translation of …"), which must see the output as written.
        Capped at 0.1 when the criterion names a value (a number, a code such as B204, a quoted
        term) the output lacks (a quantity the output gives in other units counts, "two weeks" for
        "14 days", and the judge is asked about it in the output's units, which it does not convert
@@ -206,7 +208,8 @@ class LlmRubric(JudgedMetric):
         decision = await _judge().decide(JudgeRequest.yes_no(RUBRIC_SYSTEM, rubric_prompt(asked, question, output)))
         probability = decision.probabilities["yes"]
         record.update(method="judge", judge=decision.to_detail(), judge_probability=round(probability, 4))
-        translation = await translated_answer(output, criterion) if self._translate else None
+        wording = criterion_wording(criterion) if self._translate else None
+        translation = await translated_answer(output, wording) if wording else None
         if translation and translation["text"]:
             other = await _judge().decide(JudgeRequest.yes_no(RUBRIC_SYSTEM, rubric_prompt(
                 asked, question, translation["text"])))
