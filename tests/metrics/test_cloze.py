@@ -213,6 +213,7 @@ def test_decimal_commas_and_thousands_separators():
     ("Open from 9 a.m.", "Ouvert dès 9 h."),
     ("February has 28 days and April has 30.", "Février compte 28 jours et avril 30."),
     ("Two doses, four weeks apart.", "Zwei Dosen im Abstand von vier Wochen."),
+    ("One hour, starting at 12:30.", "It starts at half past twelve and lasts an hour."),  # a time said in words
 ])
 def test_values_written_in_the_answer_are_found_without_the_judge(reference, answer):
     with scripted_judge(_fills({})) as judge:

@@ -96,6 +96,9 @@ def test_refusal_criteria(criterion, kind):
     ("Says the train arrives at 14:30", "El tren llega a las 14:30.", []),
     ("Says the train arrives at 14:30", "The train arrives at 2:30 pm.", []),
     ("Says the train arrives at 14:30", "The train arrives at 4:30 pm.", ["14:30"]),
+    ("Says the train arrives at 14:30", "The train gets in at half past two.", []),   # said in words
+    ("Says the train arrives at 14:30", "The train gets in at half past three.", ["14:30"]),
+    ("Says the meeting starts at 12:30", "It starts at twelve thirty.", []),
     ("Includes the command `git pull`", "Run `git fetch` first.", ["git pull"]),
     ("Gives about 1,000 users", "About 1000 users.", []),
     ("States that the price is 1,500 euros", "Der Preis beträgt 1.500 Euro.", []),   # dots grouping thousands
@@ -212,3 +215,17 @@ def test_forms_a_negative_criterion_forbids_are_checked_by_code(criterion, text,
 
 def test_a_negated_form_is_not_read_as_the_form_itself():
     assert rules.form_verdict("Does not use emojis.", "Open until 5 🏊") is None  # turned round by the caller
+
+
+@pytest.mark.parametrize(("text", "times"), [
+    ("It starts at half past twelve.", {"12:30"}),
+    ("Be there by quarter to four.", {"3:45"}),
+    ("The bus leaves at ten past 9 and twenty-five to six.", {"9:10", "5:35"}),
+    ("Doors open at seven o'clock, lunch at noon.", {"7:00", "12:00"}),
+    ("We close at eleven forty-five.", {"11:45"}),
+    ("It takes two to three days.", set()),                   # minutes are said in fives
+    ("Two thirty-day periods, one of two past winners.", set()),
+    ("Ten past the hour.", set()),
+])
+def test_clock_times_said_in_words_are_read_on_the_12_hour_clock(text, times):
+    assert rules.spoken_times(text) == times

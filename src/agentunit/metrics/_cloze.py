@@ -286,9 +286,9 @@ def _joined(word: str) -> str:
 
 def _stated(value: Value, answer: _Answer, reference: str) -> bool:
     """The value is written in the answer: the same number as ``_rubric.number_found`` reads it
-    (decimal commas; "6 pm" in the reference also as 18), or a word of the name, accents ignored,
-    written alike ("Canadá", "avril" for "April": ratio ≥ NAME_SIMILARITY; month and weekday names in
-    six languages)."""
+    (decimal commas; "6 pm" in the reference also as 18; 12:30 said "half past twelve"), or a word of
+    the name, accents ignored, written alike ("Canadá", "avril" for "April": ratio ≥ NAME_SIMILARITY;
+    month and weekday names in six languages)."""
     if value.kind == "number":
         spelled = spelled_number(value.text)
         if spelled is not None:

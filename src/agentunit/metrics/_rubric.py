@@ -339,8 +339,9 @@ def spelled_number(word: str) -> int | None:
 def missing_values(criterion: str, response: str) -> list[str]:
     """Values the criterion names that the response lacks: back-quoted and quoted terms (as written,
     case ignored), codes such as B204, and numbers (compared as numbers; the response's number words
-    up to twelve and tens, decimal commas and "3 pm" = 15:00 count, and a quantity in other units of the same
-    kind: "two weeks" or "a fortnight" for "14 days", "8 km" for "5 miles", within 1 %)."""
+    up to twelve and tens, decimal commas, "3 pm" = 15:00 and "half past two" = 14:30 count, and a
+    quantity in other units of the same kind: "two weeks" or "a fortnight" for "14 days", "8 km" for
+    "5 miles", within 1 %)."""
     missing = []
     lowered = response.lower()
     numbers = numbers_in(response)
@@ -566,13 +567,55 @@ def numbers_in(response: str) -> set[float]:
     return numbers
 
 
+_CLOCK_WORD = r"\d{1,2}|[a-z]+(?:-[a-z]+)?"
+_SPOKEN_PAST = re.compile(rf"\b(half|quarter|{_CLOCK_WORD})(?:\s+minutes?)?\s+(past|after|to)\s+({_CLOCK_WORD})\b",
+                          re.I)
+_SPOKEN_HOUR = re.compile(rf"\b({_CLOCK_WORD})(?:\s+o['’]clock|\s+(fifteen|thirty|forty-five))(?![\w-])", re.I)
+_NOON = re.compile(r"\b(?:noon|midday)\b", re.I)
+
+
+def _clock_number(word: str) -> int | None:
+    """A clock word as a number: digits, or an English number word ("twenty-five" too)."""
+    word = word.lower()
+    if word.isdigit():
+        return int(word)
+    parts = [_SPELLED.get(part) for part in word.split("-")]
+    return None if None in parts else sum(part for part in parts if part is not None)
+
+
+def spoken_times(text: str) -> set[str]:
+    """Clock times a text says in English words, as "H:MM" on the 12-hour clock: "half past twelve" is
+    12:30, "quarter to four" 3:45, "ten past nine" 9:10 (minutes in fives), "seven o'clock" 7:00,
+    "twelve thirty" 12:30, "noon" 12:00."""
+    times = set()
+    for amount, direction, hour_word in _SPOKEN_PAST.findall(text):
+        minutes = {"half": 30, "quarter": 15}.get(amount.lower(), _clock_number(amount))
+        hour = _clock_number(hour_word)
+        # minutes in fives, as times are said: "two to three days" is not 2:58
+        if minutes is None or hour is None or not (0 < minutes < 60 and minutes % 5 == 0 and 1 <= hour <= 12):
+            continue
+        if direction.lower() == "to":
+            hour, minutes = (hour - 2) % 12 + 1, 60 - minutes
+        times.add(f"{hour}:{minutes:02d}")
+    for hour_word, minutes_word in _SPOKEN_HOUR.findall(text):
+        hour = _clock_number(hour_word)
+        if hour is not None and 1 <= hour <= 12:
+            times.add(f"{hour}:{_clock_number(minutes_word) if minutes_word else 0:02d}")
+    if _NOON.search(text):
+        times.add("12:00")
+    return times
+
+
 def number_found(token: str, after: str, numbers: set[float], response: str) -> bool:
     """A number token of a criterion or reference (``after``: the text following it) is among the
-    response's ``numbers``: a clock time as written or on the 12-hour clock, "3 pm" also as 15."""
+    response's ``numbers``: a clock time as written, on the 12-hour clock or in words ("half past two"
+    for 14:30, ``spoken_times``), "3 pm" also as 15."""
     if ":" in token:  # a clock time: "14:30" as written, or "2:30" on a 12-hour clock
         hours, _, minutes = token.partition(":")
         twelve = f"{int(hours) - 12}:{minutes}" if hours.isdigit() and int(hours) > 12 else None
-        return token in response or (twelve is not None and re.search(rf"(?<!\d){twelve}", response) is not None)
+        if token in response or (twelve is not None and re.search(rf"(?<!\d){twelve}", response) is not None):
+            return True
+        return hours.isdigit() and f"{(int(hours) - 1) % 12 + 1}:{minutes}" in spoken_times(response)
     readings = as_number(token)
     if re.match(r"\s*p\.?m\b", after, re.I):  # "3 pm" is also 15 on a 24-hour clock
         readings += [r + 12 for r in readings]
