@@ -5,7 +5,13 @@ import pytest
 from agentunit import check
 from agentunit.judges.base import JudgeReply
 from agentunit.judges.content_free import calibrated
-from agentunit.metrics.conversation import advice_after_declining, conversation_turns, criterion_statement, window
+from agentunit.metrics.conversation import (
+    advice_after_declining,
+    asks_for_retention,
+    conversation_turns,
+    criterion_statement,
+    window,
+)
 from agentunit.metrics.judged import verb_phrase
 from tests.judge_helpers import pass_with, scripted_judge
 
@@ -180,7 +186,9 @@ def test_relevancy_and_conversational_g_eval(turn_judge):
     assert given.threshold == 0.9 and given.passed is False
 
 
-def _criteria_verdict(request):
+def _criteria_verdict(request, retention=0.9):
+    if "Statement: " not in request.messages[-1][1]:  # knowledge-retention's PASS/FAIL question
+        return pass_with(retention)
     statement = request.messages[-1][1].split("Statement: ")[1]
     reply = request.messages[-1][1].split("Assistant reply: ")[1]
     if "vegetarian" in statement:
@@ -209,6 +217,43 @@ def test_conversational_g_eval_decides_each_criterion_as_a_statement_about_the_r
         assert "Hi, my name is Ana" not in judge.requests[-1].messages[-1][1] and narrow.detail["window"] == 1
     with pytest.raises(Exception, match=r"config\.method"):
         check("x", {**spec, "config": {"method": "digits"}}, conversation=CONVERSATION)
+
+
+def test_conversational_g_eval_asks_knowledge_retention_about_a_criterion_on_what_the_user_said():
+    spec = {"metric": "conversational-g-eval",
+            "value": "The reply answers the last question and is consistent with what the user said."}
+    with scripted_judge(lambda request: _criteria_verdict(request, retention=0.44)) as judge:
+        result = check("Try a mushroom risotto.", spec, conversation=CONVERSATION)
+    answers, consistent = result.detail["criteria"]
+    assert "retention" not in answers and consistent["retention_pass"] == 0.44
+    # 0.44 against knowledge-retention's 0.55 mark is 0.64 against this metric's 0.8: below it, so it fails
+    assert consistent["decided_by"] == "knowledge-retention" and consistent["statement_probability"] == 0.85
+    assert result.value == pytest.approx(0.44 * 0.8 / 0.55) and result.passed is False
+    assert "knowledge-retention's P(pass) 0.440 against its 0.55 mark" in result.reason
+    asked = [r for r in judge.requests if "Statement: " not in r.messages[-1][1]]
+    assert len(asked) == 1 and "What the user said earlier:" in asked[0].messages[-1][1]
+    with scripted_judge(lambda request: _criteria_verdict(request, retention=0.6)):
+        kept = check("Try a mushroom risotto.", spec, conversation=CONVERSATION)  # 0.6 passes its mark: 0.87
+    assert kept.value == pytest.approx(0.85) and "decided_by" not in kept.detail["criteria"][1]
+    with scripted_judge(lambda request: _criteria_verdict(request, retention=0.44)) as judge:
+        off = check("Try a mushroom risotto.", {**spec, "config": {"check_retention": False}},
+                    conversation=CONVERSATION)
+        other = check("Try a mushroom risotto.", {**spec, "value": "Answers the last question politely."},
+                      conversation=CONVERSATION)
+    assert off.value == pytest.approx(0.85) and other.value == pytest.approx(0.85)
+    assert all("Statement: " in r.messages[-1][1] for r in judge.requests)
+
+
+@pytest.mark.parametrize(("criterion", "asks"), [
+    ("is consistent with everything the user said earlier", True),
+    ("The assistant remembers what the user told it", True),
+    ("does not contradict or ignore earlier information from the user", True),
+    ("respects the facts and preferences the user gave", True),
+    ("gives a relevant answer to the last question", False),
+    ("Tone: warm and calm", False),
+])
+def test_which_criteria_ask_to_keep_what_the_user_said(criterion, asks):
+    assert asks_for_retention(criterion) is asks
 
 
 def test_a_criterion_becomes_a_statement_about_the_reply():

@@ -98,7 +98,7 @@ HELD_OUT: dict[str, MeasuredAgreement] = {
     "conversation-relevancy": _m(0.891, 92, 0.75, doc=_CONVERSATION, unit="dialogues"),
     "knowledge-retention": _m(0.696, 92, 0.55, doc=_CONVERSATION, unit="dialogues"),
     "role-adherence": _m(0.796, 186, 0.5, doc=_CONVERSATION, unit="dialogues"),
-    "conversational-g-eval": _m(0.663, 92, 0.8, doc=_CONVERSATION, unit="dialogues"),
+    "conversational-g-eval": _m(0.728, 92, 0.8, doc=_CONVERSATION, unit="dialogues"),
     "cross_modal_grounding": _m(1.0, 30, 0.5, doc=_MULTIMODAL),
     "image-helpfulness": _m(0.75, 24, 0.5, doc=_MULTIMODAL),
     "multimodal-contextual-recall": _m(0.625, 24, 0.5, doc=_MULTIMODAL),

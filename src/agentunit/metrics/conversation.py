@@ -338,7 +338,15 @@ class ConversationalGEval(GEval):
     reply — as written when it names its subject ("The assistant remembers …", "Coherence: …"),
     otherwise "The reply <criterion>." The judge sees the window of turns before the reply
     (``config.window``, default 6) and the user's last message, and answers yes/no per statement, as
-    ``conversation-relevancy`` asks its statement. Score = the lowest P(yes); pass mark 0.8.
+    ``conversation-relevancy`` asks its statement. A criterion that asks the reply to keep what the
+    user said ("consistent with everything the user said earlier", "remembers what the user told it";
+    ``asks_for_retention``) is also decided as ``knowledge-retention`` decides the reply (its PASS/FAIL
+    question over the user's earlier messages, its check for questions the user already answered):
+    that score, carried onto this metric's scale so that its 0.55 pass mark meets this one
+    (× threshold / 0.55, at most 1), replaces the statement's P(yes) when lower — the small judge
+    says yes to "the reply is consistent with …" for most contradictions (tune 0.802 → 0.833; test
+    0.663 → 0.728; ``config.check_retention: false`` turns it off). Score = the lowest criterion
+    score; pass mark 0.8.
 
     ``config.method: g-eval``: G-Eval over the whole transcript — evaluation steps generated once from
     the criteria (frozen in the judge cache), one decision over the score digits, the
@@ -365,6 +373,7 @@ class ConversationalGEval(GEval):
         self._window = window_option(self.config)
         if self._method == "g-eval" and not self._threshold_given:
             self.threshold = self.G_EVAL_PASS_MARK
+        self._retention = KnowledgeRetention() if switch(self.config, "check_retention", True, self.name) else None
 
     async def evaluate_async(self, case, trace, outcome) -> MetricResult:
         turns = conversation_turns(case, outcome)
@@ -380,14 +389,38 @@ class ConversationalGEval(GEval):
         for criterion in split_criteria(criteria):
             statement = criterion_statement(criterion)
             probability = await statement_probability(context, turns[index][1], statement)
-            decided.append((probability, {"criterion": criterion, "statement": statement,
-                                          "score": round(probability, 4)}))
+            record: dict[str, Any] = {"criterion": criterion, "statement": statement,
+                                      "statement_probability": round(probability, 4)}
+            if self._retention is not None and asks_for_retention(criterion):
+                retained = await self._retention.judge_turn(case, turns, index)  # a repeat is a cache hit
+                # knowledge-retention's verdict carried onto this metric's scale: its pass mark meets ours
+                carried = min(1.0, retained["pass"] * (self.threshold or 0.8) / self._retention.threshold)
+                record.update(retention={k: v for k, v in retained.items() if k != "pass"},
+                              retention_pass=round(retained["pass"], 4))
+                if carried < probability:
+                    probability, record["decided_by"] = carried, "knowledge-retention"
+            record["score"] = round(probability, 4)
+            decided.append((probability, record))
         lowest, worst = min(decided, key=lambda d: d[0])
         reason = (f"P(yes) {lowest:.3f} that {quoted(worst['statement'])}"
-                  + (f" (the lowest of {len(decided)} criteria)" if len(decided) > 1 else ""))
+                  if worst.get("decided_by") is None else
+                  f"{lowest:.3f} on {quoted(worst['criterion'])}: knowledge-retention's P(pass) "
+                  f"{worst['retention_pass']:.3f} against its {self._retention.threshold} mark, on this metric's scale")
+        if len(decided) > 1:
+            reason += f" (the lowest of {len(decided)} criteria)"
         return self.result(lowest, reason=reason,
                            detail={"criteria": [record for _, record in decided], "turn": index,
                                    "window": self._window, "method": "statements"})
+
+
+_RETENTION = re.compile(r"\b(?:consistent|contradict\w*|remembers?|forgets?|earlier|previous(?:ly)?|already|"
+                        r"the user (?:said|told|gave|mentioned|stated))\b", re.IGNORECASE)
+
+
+def asks_for_retention(criterion: str) -> bool:
+    """The criterion asks the reply to keep what the user said before ("is consistent with everything the
+    user said earlier", "remembers what the user told it", "respects the facts the user gave")."""
+    return _RETENTION.search(criterion) is not None
 
 
 _NAMES_ITS_SUBJECT = re.compile(r"(?:the|an?|its|this)\b|\S+:", re.IGNORECASE)
