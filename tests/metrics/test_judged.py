@@ -262,6 +262,10 @@ def test_llm_rubric_translates_only_another_language_and_only_when_asked():
             result = check(SPANISH_ANSWER, {"metric": "llm-rubric", "value": about_language,
                                             "config": {"exact_checks": about_language.startswith("Is")}})
         assert result.value == pytest.approx(0.6) and all(r.options for r in judge.requests)
+    with scripted_judge(_translating(ENGLISH_READING, 0.6, 0.8)) as judge:  # capped: no reading could lift it
+        capped = check("La entrada cuesta 15 euros y los niños entran gratis.", {"metric": "llm-rubric",
+                                                                               "value": ADMISSION})
+    assert capped.value == pytest.approx(0.1) and all(r.options for r in judge.requests)
     with scripted_judge(_translating("", 0.6, 0.8)) as judge:  # an empty translation is not asked about
         empty = check(SPANISH_ANSWER, {"metric": "llm-rubric", "value": ADMISSION})
     assert empty.value == pytest.approx(0.6) and len([r for r in judge.requests if r.options]) == 1

@@ -208,7 +208,9 @@ class LlmRubric(JudgedMetric):
         decision = await _judge().decide(JudgeRequest.yes_no(RUBRIC_SYSTEM, rubric_prompt(asked, question, output)))
         probability = decision.probabilities["yes"]
         record.update(method="judge", judge=decision.to_detail(), judge_probability=round(probability, 4))
-        wording = criterion_wording(criterion) if self._translate else None
+        caps = _caps(criterion, output) if self._exact else {}
+        # a capped criterion scores at most VALUE_CAP whatever the reading: no translation is asked for
+        wording = criterion_wording(criterion) if self._translate and not caps else None
         translation = await translated_answer(output, wording) if wording else None
         if translation and translation["text"]:
             other = await _judge().decide(JudgeRequest.yes_no(RUBRIC_SYSTEM, rubric_prompt(
@@ -217,7 +219,6 @@ class LlmRubric(JudgedMetric):
             if other.probabilities["yes"] > probability:
                 probability = other.probabilities["yes"]
                 record.update(judge=other.to_detail(), read="translated")
-        caps = _caps(criterion, output) if self._exact else {}
         score = min(probability, VALUE_CAP) if caps else probability
         why = f"P(pass) = {probability:.3f}" + (f", capped at {VALUE_CAP}: " + "; ".join(caps.values()) if caps else "")
         if record.get("read") == "translated":
