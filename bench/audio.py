@@ -318,6 +318,11 @@ def coherence() -> None:
         if r["split"] == "test":
             by_kind.setdefault(r["kind"], []).append((ours[r["id"]] >= ours_at) == r["label"])
     print("  test by kind: " + ", ".join(f"{k} {sum(v)}/{len(v)}" for k, v in by_kind.items()))
+    test = [r for r in rows if r["split"] == "test"]
+    recalls = [_acc((ours[r["id"]] >= ours_at, r["label"]) for r in test if r["label"] is label)
+               for label in (True, False)]
+    print(f"  test balanced accuracy {sum(recalls) / 2:.3f} (pass recall {recalls[0]:.3f}, "
+          f"fail recall {recalls[1]:.3f})")
     print(f"  {clock.line()}")
 
 

@@ -15,6 +15,7 @@ from agentunit.metrics._cloze import (
     claim_values,
     cloze_check,
     compare_fill,
+    glued,
     list_items,
     numbers_of,
     reference_values,
@@ -76,9 +77,21 @@ def test_numbers_are_read_from_digits_and_words():
     (Value("Maren Dahl", 0, 10, "name"), "", "unknown"),
     (Value("United States", 0, 13, "name"), "USA", "agrees"),   # its initials: not another name
     (Value("300,000", 0, 7, "number"), "300.000", "agrees"),      # dots grouping thousands
+    (Value("Skarvik Harbour", 0, 15, "name"), "SKARVIKHARBOUR", "agrees"),   # spaces dropped, as OCR reads signs
+    (Value("Skarvik Harbour", 0, 15, "name"), "SKARVIKHARBOUR 1952", "agrees"),
+    (Value("Maren Dahl", 0, 10, "name"), "INGRIDHALVORSEN", "differs"),   # glued, and another name
 ])
 def test_a_fill_agrees_differs_or_says_nothing(value, fill, verdict):
-    assert compare_fill(value, fill, " ".join(CONTEXT)) == verdict
+    context = " ".join(CONTEXT) + " [text read from an image] SKARVIKHARBOUR INGRIDHALVORSEN"
+    assert compare_fill(value, fill, context) == verdict
+
+
+@pytest.mark.parametrize(("name", "fill", "expected"), [
+    ("Green Leaf Cafe", "GREENLEAFCAFE", True), ("GreenLeaf", "Green Leaf", True), ("Wi-Fi", "WIFI", True),
+    ("Green Leaf Cafe", "GREENLEAF", False), ("Green Leaf Cafe", "CORNERBAKERY", False), ("Cafe", "", False),
+])
+def test_a_name_with_its_spaces_dropped_is_the_name(name, fill, expected):
+    assert glued(name, fill) is expected
 
 
 @pytest.mark.parametrize(("claim", "value", "fill"), [

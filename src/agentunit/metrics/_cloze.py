@@ -8,7 +8,8 @@ context says three, because "five" appears elsewhere in the context, fills "swit
 car ferries" with "three". The fill is compared with the claimed value:
 
 - **agrees**: the same number (number words and thousands separators read as numbers, dots grouping
-  thousands too: "300.000"), or, for a name, a shared word or its initials ("US" for "United States");
+  thousands too: "300.000"), or, for a name, a shared word, its initials ("US" for "United States")
+  or its letters with the spaces dropped, as OCR reads signs ("GREENLEAFCAFE");
 - **differs**: the fill holds a value of the same kind (a number for a number, a name for a name)
   that is not the claimed one, and the fill is found in the context (the judge copied it from there);
 - **unknown**: anything else (an empty or paraphrased fill, or one the blanked sentence already shows:
@@ -172,6 +173,18 @@ def abbreviates(short: str, name: str) -> bool:
     return len(initials) >= 2 and letters.isupper() and letters.startswith(initials)
 
 
+def glued(name: str, fill: str) -> bool:
+    """The fill writes the name with its spaces dropped or added, as OCR reads signs and receipts
+    ("GREENLEAFCAFE" for "Green Leaf Cafe"): the fill, or one of its words, is the name's letters and
+    digits, case ignored."""
+    squashed = _squashed(name)
+    return bool(squashed) and (_squashed(fill) == squashed or any(_squashed(w) == squashed for w in fill.split()))
+
+
+def _squashed(text: str) -> str:
+    return re.sub(r"[\W_]", "", text).lower()
+
+
 def compare_fill(value: Value, fill: str, context: str, sentence: str = "") -> str:
     """"agrees", "differs" or "unknown": the judge's fill against the claimed value (module docstring).
     ``sentence`` is the blanked claim: a fill it already shows is not counted as differing."""
@@ -184,7 +197,8 @@ def compare_fill(value: Value, fill: str, context: str, sentence: str = "") -> s
         if filled & numbers_of(sentence):
             return "unknown"
     else:
-        if _words(value.text) & _words(fill) or abbreviates(fill.strip(" .\"'"), value.text):
+        if _words(value.text) & _words(fill) or abbreviates(fill.strip(" .\"'"), value.text) \
+                or glued(value.text, fill):
             return "agrees"
         if not _NAME.search(fill):
             return "unknown"
