@@ -321,8 +321,11 @@ def coherence() -> None:
     test = [r for r in rows if r["split"] == "test"]
     recalls = [_acc((ours[r["id"]] >= ours_at, r["label"]) for r in test if r["label"] is label)
                for label in (True, False)]
+    from agentunit.calibration.stats import expected_calibration_error
+
+    ece = expected_calibration_error([ours[r["id"]] for r in test], [r["label"] for r in test])
     print(f"  test balanced accuracy {sum(recalls) / 2:.3f} (pass recall {recalls[0]:.3f}, "
-          f"fail recall {recalls[1]:.3f})")
+          f"fail recall {recalls[1]:.3f}), ECE {ece:.3f}")
     print(f"  {clock.line()}")
 
 

@@ -18,7 +18,7 @@ from tests.judge_helpers import ScriptedProvider, pass_with, scripted_judge
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 EMBEDDED = {"provider": "local", "model": EMBEDDED_JUDGE, "prefill": "segmented-1"}
 # Judge-backed metrics with no published balanced accuracy, and why (the HELD_OUT docstring says the same).
-UNPUBLISHED = {"audio-conversation-coherence", "video_response_relevance"}
+UNPUBLISHED = {"video_response_relevance"}
 
 
 def test_every_judge_backed_metric_has_a_figure_or_is_named_as_unpublished():

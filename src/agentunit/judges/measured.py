@@ -71,6 +71,7 @@ _CONVERSATION = "docs/agentic.md#conversational-metrics-on-the-test-rows"
 _RAG_AND_TEXT = "docs/judges.md#measured-embedded-judge-2-cores"
 _MULTIMODAL = "docs/multimodal.md#accuracy-and-speed"
 _VIDEO = "docs/video.md#agreement-with-labelled-sets-judged-metrics-offline"
+_AUDIO = "docs/audio.md#coherence-false-intent-and-sentiment-labelled-transcripts"
 
 HELD_OUT: dict[str, MeasuredAgreement] = {
     "llm-rubric": _m(0.852, 142, 0.75, bar=0.90, doc=_RAG_AND_TEXT),
@@ -107,11 +108,12 @@ HELD_OUT: dict[str, MeasuredAgreement] = {
     "text-to-video": _m(0.5, 32, 0.5, doc=_VIDEO),
     "video-factual-consistency": _m(0.722, 36, 0.5, doc=_VIDEO),
     "video-g-eval": _m(0.5, 28, 0.61, doc=_VIDEO),
+    "audio-conversation-coherence": _m(0.75, 30, 0.75, doc=_AUDIO, unit="calls"),
 }
 """Test-split balanced accuracy of the embedded judge per canonical metric name, at the metric's
 shipped pass mark (None: the metric has none). Judge-backed metrics without an entry have no
-published balanced accuracy: ``audio-conversation-coherence`` (accuracy only, docs/audio.md) and
-``video_response_relevance`` (needs CLIP or a vision judge, not measured offline)."""
+published balanced accuracy: ``video_response_relevance`` (needs CLIP or a vision judge, not measured
+offline)."""
 
 
 def is_embedded(judge: Mapping[str, Any]) -> bool:
