@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import warnings
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -154,15 +153,7 @@ def evaluate(
 
 
 def _run(engine: Engine) -> RunResult:
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(engine.run())
-    # Called from inside an event loop (a notebook, an async test): run in a helper thread.
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, engine.run()).result()
+    return engine.execute()  # in a helper thread when called inside an event loop (a notebook, an async test)
 
 
 def _build_suite(suite: Any, cases: Any, metrics: Any, name: str) -> Suite:

@@ -350,17 +350,15 @@ _YOUNG_THRESHOLD = 50_000
 
 
 def _execute(engine: Any, total: int, show_progress: bool) -> Any:
-    import asyncio
-
     if not show_progress:
-        return asyncio.run(engine.run())
+        return engine.execute()
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                   transient=True) as progress:
         task = progress.add_task(engine.suite.name, total=total)
         engine.on_progress = lambda done, _total: progress.update(task, completed=done)
-        return asyncio.run(engine.run())
+        return engine.execute()
 
 
 _WRITERS = {"output": ("json_report", "write_json"), "junit": ("junit", "write_junit"),

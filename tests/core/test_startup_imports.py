@@ -8,7 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-_NOT_NEEDED = ("agentunit.judges.local", "agentunit.judges.prefill", "urllib.request", "http.client", "secrets")
+_NOT_NEEDED = ("agentunit.judges.local", "agentunit.judges.prefill", "urllib.request", "http.client", "secrets",
+               "asyncio")
 
 
 def _fresh(code: str, cwd: Path) -> str:

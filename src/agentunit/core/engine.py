@@ -7,11 +7,11 @@ cached by request hash (keeping their original latency); ``resume`` skips commit
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import hashlib
 import os
 import re
+import sys
 import time
 from collections.abc import Callable, Iterator
 from collections.abc import Set as AbstractSet
@@ -44,7 +44,12 @@ if TYPE_CHECKING:
 
 DEFAULT_CASE_TIMEOUT_S = 300.0
 _NO_SECRETS: frozenset[str] = frozenset()
-_HAS_TIMEOUT_CM = hasattr(asyncio, "timeout")  # Python ≥ 3.11
+_HAS_TIMEOUT_CM = sys.version_info >= (3, 11)  # asyncio.timeout()
+if sys.version_info >= (3, 11):
+    # asyncio.TimeoutError is the built-in one since 3.11: a run that awaits nothing does not import asyncio
+    _TimedOut: type[BaseException] = TimeoutError
+else:  # pragma: no cover - Python 3.10
+    from asyncio import TimeoutError as _TimedOut
 
 
 @dataclass
@@ -152,6 +157,40 @@ class Engine:
         # The prompts × targets labels to record per case (None: not a matrix suite, nothing to do per case).
         self._matrix_keys: tuple[str, str] | None = getattr(suite, "matrix_keys", None)
         self._target_transforms = bool(getattr(suite, "has_transforms", False))
+        self._inline = False  # set by execute() for a run driven without an event loop
+
+    # -- driving the run ------------------------------------------------------------------------
+
+    def execute(self) -> RunResult:
+        """Run to the end from synchronous code (the CLI, ``agentunit.run``).
+
+        A run in which nothing can suspend — the echo target or recorded outputs, no metric with
+        ``evaluate_async``, no executor — is driven without an event loop: the run's coroutine is
+        stepped once and finishes (asyncio is not even imported; about 25 ms of a short run's start-up).
+        Any other run goes through ``asyncio.run``, in a helper thread when this thread already runs a loop.
+        """
+        if self.runs_inline():
+            self._inline = True
+            try:
+                return _drive(self.run())
+            finally:
+                self._inline = False
+        import asyncio
+
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return asyncio.run(self.run())
+        from concurrent.futures import ThreadPoolExecutor  # inside a loop (a notebook, an async test)
+
+        with ThreadPoolExecutor(1) as pool:
+            return pool.submit(asyncio.run, self.run()).result()
+
+    def runs_inline(self) -> bool:
+        """Whether ``execute`` can drive this run without an event loop (see there)."""
+        target = self.target
+        return (self.options.executor is None and getattr(self.suite, "awaits_nothing", False)
+                and (target is None or target.sends_inline()))
 
     # -- jobs -----------------------------------------------------------------------------------
 
@@ -288,7 +327,7 @@ class Engine:
                 case, outcome, trace = await self._converse(case, repeat, deadline)
             else:
                 outcome, trace = await self._call_target(case, repeat, deadline, _meter_options(metrics))
-        except asyncio.TimeoutError:
+        except _TimedOut:
             outcome, error = Outcome(output=None, success=False), f"target timed out after {self.timeout:g} s"
         except (AgentUnitError, EnvelopeError) as exc:
             outcome, error = Outcome(output=None, success=False), str(exc)
@@ -346,7 +385,7 @@ class Engine:
         """A model-backed metric, bounded by what is left of the case's time limit."""
         try:
             return await _within(score_async(metric, case, trace, outcome), deadline)
-        except asyncio.TimeoutError:
+        except _TimedOut:
             return MetricResult(name=getattr(metric, "display_name", None) or getattr(metric, "name", "metric"),
                                 value=None, weight=getattr(metric, "weight", 1.0), label=getattr(metric, "label", None),
                                 error=f"timed out: the case's {self.timeout:g} s limit (target call and metrics, "
@@ -447,6 +486,12 @@ class Engine:
         if self.options.executor is not None:
             await self.options.executor.drain(self, run_id, jobs)
             return
+        if self._inline:  # nothing suspends: the jobs run one after another as the workers would run them
+            for seq, case, repeat in jobs:
+                await self._run_one(run_id, seq, case, repeat)
+            return
+        import asyncio
+
         workers: list[asyncio.Task[None]] = []
 
         async def worker() -> None:
@@ -510,6 +555,17 @@ def _meter_options(metrics: list[Any]) -> dict[str, Any] | None:
     return options
 
 
+def _drive(coroutine: Any) -> Any:
+    """The value of a coroutine that finishes without suspending, stepped without an event loop."""
+    try:
+        coroutine.send(None)
+    except StopIteration as done:
+        return done.value
+    coroutine.close()  # its `finally` blocks run: the run is recorded as interrupted
+    raise RuntimeError("a run driven without an event loop awaited something that suspends "
+                       "(Engine.runs_inline() was wrong for this target or metric)")
+
+
 def _scripted_conversation(case: DatasetCase) -> bool:
     """A conversation of user turns only (and no recorded output) is played against the target."""
     turns = case.conversation or []
@@ -559,10 +615,12 @@ def _public_options(options: RunOptions) -> dict[str, Any]:
 
 async def _within(awaitable: Any, deadline: float) -> Any:
     """Await ``awaitable`` until ``deadline`` (time.monotonic()); raises asyncio.TimeoutError after it."""
+    import asyncio
+
     remaining = deadline - time.monotonic()
     if remaining <= 0:
         awaitable.close()
-        raise asyncio.TimeoutError
+        raise _TimedOut
     if _HAS_TIMEOUT_CM:
         async with asyncio.timeout(remaining):  # no extra task per call, unlike wait_for
             return await awaitable

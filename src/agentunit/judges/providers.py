@@ -4,7 +4,6 @@ OpenAI-compatible server, Anthropic's Messages API, and an ensemble of judges
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import importlib
 import math
@@ -71,6 +70,8 @@ class _HttpProvider:
         return key or None
 
     def _session_for_loop(self, factory: Any) -> Any:
+        import asyncio  # not at the top: runs without judge calls need no event loop
+
         loop = asyncio.get_running_loop()
         if self._session is None or self._session_loop is not loop:
             self._session, self._session_loop = factory(), loop
@@ -91,6 +92,8 @@ class _HttpProvider:
             raise AgentUnitError(f"judge reply is not JSON ({exc}): {clip(redact(response.text), 200)!r}") from None
 
     async def aclose(self) -> None:
+        import asyncio
+
         if self._session is not None and self._session_loop is asyncio.get_running_loop():
             await self._session.close()
         self._session = self._session_loop = None

@@ -15,7 +15,6 @@ returns or raises, before anything is cached.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import contextvars
 import dataclasses
@@ -25,13 +24,16 @@ import math
 import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agentunit.errors import AgentUnitError, TargetError
 from agentunit.judges.base import Decision, JudgeOutputError, JudgeReply, JudgeRequest, read_decision
 from agentunit.judges.model_file import check_local_config
 from agentunit.judges.providers import DEFAULT_HTTP_TIMEOUT_S, PROVIDERS
 from agentunit.targets._secrets import redact_text
+
+if TYPE_CHECKING:
+    import asyncio
 
 STRICT_SUFFIX = "\n\nReply with exactly one of: {options}. No other words."
 
@@ -126,6 +128,8 @@ class JudgeService:
         if cached is not None:
             self.stats.cache_hits += 1
             return cached, True
+        import asyncio  # here, not at the top: a run without judge calls needs no event loop (issue 20)
+
         inflight = self._inflight.setdefault(asyncio.get_running_loop(), {})
         shared = inflight.get(key)
         if shared is None:
@@ -171,6 +175,8 @@ class JudgeService:
 
     async def _call(self, request: JudgeRequest) -> JudgeReply:
         """One provider call within ``timeout`` (one deadline over its retries); errors are redacted."""
+        import asyncio
+
         try:
             if self.timeout is None:
                 return await self.provider.call(request)
@@ -189,6 +195,8 @@ class JudgeService:
             raise AgentUnitError(self.redact(f"judge error: {type(exc).__name__}: {exc}")) from None
 
     def _semaphore(self) -> asyncio.Semaphore:
+        import asyncio
+
         loop = asyncio.get_running_loop()  # asyncio primitives belong to one event loop
         semaphore = self._semaphores.get(loop)
         if semaphore is None:
@@ -268,6 +276,8 @@ class _InFlight:
         self.waiters = 0
 
     async def wait(self) -> JudgeReply:
+        import asyncio
+
         self.waiters += 1
         try:
             return await asyncio.shield(self.task)

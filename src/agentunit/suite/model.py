@@ -60,6 +60,9 @@ class Suite:
     variants: SuiteMatrix | None = None  # `prompts:` × `targets:` (docs/suite-format.md)
     target_transform: Transform | None = None  # the single `target:`'s transform
     case_transforms: dict[str, Transform] = field(default_factory=dict, repr=False)  # by case id, as built
+    # Set by validate(): no case's metric can suspend (none has ``evaluate_async``, none is a spec built
+    # only at run time), so a run with a target that does no I/O needs no event loop (Engine.execute).
+    awaits_nothing: bool = field(default=False, repr=False)
     _validated: list[DatasetCase] | None = field(default=None, repr=False)
     _spooled: CaseSpool | None = field(default=None, repr=False)  # the validated cases of a large suite
     _calibrator: Calibrator | None = field(default=None, repr=False)
@@ -169,6 +172,7 @@ class Suite:
         """Use ``calibration`` (read from ``source``) for the cases built from now on; None: none."""
         self.calibration, self.calibration_source = calibration, source
         self._calibrator, self._validated = None, None
+        self.awaits_nothing = False  # the cases built from now on were not looked at
         self._drop_spool()
 
     def calibration_note(self) -> str | None:
@@ -215,9 +219,13 @@ class Suite:
         kept: list[DatasetCase] | None = []
         spool: CaseSpool | None = None
         self._drop_spool()
+        self.awaits_nothing = False
+        awaits = False
         unanswerable, first_unanswerable = 0, None
         for case, where in self._located_cases():
             count += 1
+            if not awaits:
+                awaits = _may_await(case.metrics)
             if kept is not None:
                 kept.append(case)
                 if len(kept) > KEEP_VALIDATED_CASES:  # a large suite: its cases go to a spool the run replays
@@ -249,6 +257,7 @@ class Suite:
             spool.seal()
         self.case_count = count
         self._validated, self._spooled = kept, spool
+        self.awaits_nothing = not awaits
         return count
 
     def _spool(self, cases: list[DatasetCase]) -> CaseSpool | None:
@@ -359,6 +368,14 @@ class _CaseIds:
                 repeated.add(value)
             previous = value
         return repeated
+
+
+def _may_await(metrics: list[Any]) -> bool:
+    """Whether scoring ``metrics`` may suspend: one has ``evaluate_async`` or is a spec built at run time."""
+    for metric in metrics:
+        if getattr(metric, "evaluate_async", None) is not None or not callable(getattr(metric, "evaluate", None)):
+            return True
+    return False
 
 
 def _id_hash(case_id: str) -> int:

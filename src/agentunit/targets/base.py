@@ -67,6 +67,11 @@ class Target:
     async def send(self, case: DatasetCase, request: dict[str, Any]) -> Reply:
         raise NotImplementedError
 
+    def sends_inline(self) -> bool:
+        """Whether ``send`` and ``aclose`` finish without suspending (the engine may then drive the run
+        without an event loop). Only a target that does no I/O says yes."""
+        return False
+
     def cache_key(self, request: dict[str, Any], repeat: int) -> str:
         """sha256 over the target kind, its redacted config, the request and the repeat index."""
         material = {"kind": self.kind, "spec": self.describe(), "request": redact_headers(request)}
