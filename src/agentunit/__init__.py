@@ -7,8 +7,7 @@ Public API (imported lazily so the CLI starts fast)::
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from agentunit._lazy import lazy_exports
 
 __version__ = "0.1.0"
 
@@ -40,16 +39,4 @@ _EXPORTS = {
 }
 
 __all__ = sorted(_EXPORTS)
-
-
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'agentunit' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted([*globals(), *_EXPORTS])
+__getattr__, __dir__ = lazy_exports(globals(), _EXPORTS)

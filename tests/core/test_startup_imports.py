@@ -9,7 +9,8 @@ import sys
 from pathlib import Path
 
 _NOT_NEEDED = ("agentunit.judges.local", "agentunit.judges.prefill", "urllib.request", "http.client", "secrets",
-               "asyncio")
+               "asyncio", "agentunit.media.access", "agentunit.media.thumbnail", "agentunit.stats.compare",
+               "agentunit.stats.paired", "regex")
 
 
 def _fresh(code: str, cwd: Path) -> str:

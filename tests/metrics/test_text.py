@@ -142,3 +142,11 @@ def test_regex_timeout_is_configurable_and_validated():
         with pytest.raises(MetricConfigError, match=r"config\.timeout"):
             check("x", {**slow, "config": {"timeout": bad}})
     assert check("a" * 20 + "b", slow).passed is False  # small inputs finish well inside the default 1 s
+
+
+def test_regex_flags_are_the_regex_engines_own():
+    import regex
+
+    from agentunit.metrics.text import Regex
+
+    assert Regex._FLAGS == {"i": regex.IGNORECASE, "m": regex.MULTILINE, "s": regex.DOTALL}

@@ -27,8 +27,8 @@ from agentunit.core.trace import TraceLog
 from agentunit.datasets.base import DatasetCase
 from agentunit.errors import AgentUnitError
 from agentunit.judges.service import current_judge, set_current_judge, use_judge
-from agentunit.media import MediaLimits, media_records, reset_limits, use_limits
 from agentunit.media.fields import METADATA_MEDIA_KEYS
+from agentunit.media.model import MediaLimits, reset_limits, use_limits
 from agentunit.metrics import metric_from_spec
 from agentunit.metrics.base import MetricResult, begin_run_state, end_run_state, score, score_async
 from agentunit.store.sqlite import Store
@@ -577,9 +577,12 @@ def _envelope(outcome: Outcome, case: DatasetCase) -> dict[str, Any] | None:
     """What the database keeps of the reply's metadata, and ``media``: a record per medium of the case and
     the reply (``{field, source, sha256, mime, size}``, never the bytes)."""
     data = {k: value for k in _ENVELOPE_FIELDS if (value := getattr(outcome, k))}
-    media = media_records(case, outcome) if outcome.media or _may_have_media(case) else None
-    if media:
-        data["media"] = media
+    if outcome.media or _may_have_media(case):
+        from agentunit.media.access import media_records  # with the thumbnailer: only a run with media pays for it
+
+        media = media_records(case, outcome)
+        if media:
+            data["media"] = media
     return data or None
 
 

@@ -9,28 +9,38 @@ the bytes. The http and command targets' templates take them with ``{{ image | d
 (agentunit.media.templates). See docs/media.md.
 """
 
-from agentunit.media.access import load_ref, media_of, media_records, media_refs
-from agentunit.media.fields import case_refs, reference_shape
-from agentunit.media.model import (
-    DEFAULT_MAX_BYTES,
-    DEFAULT_TIMEOUT_S,
-    KINDS,
-    Media,
-    MediaError,
-    MediaLimits,
-    MediaRef,
-    cache_dir,
-    current_limits,
-    reset_limits,
-    use_limits,
-)
-from agentunit.media.output import output_media
-from agentunit.media.references import check_reference, describe_reference, is_remote, load_media, shorten
-from agentunit.media.sniff import Sniffed, sniff
+from agentunit._lazy import lazy_exports
 
-__all__ = [
-    "DEFAULT_MAX_BYTES", "DEFAULT_TIMEOUT_S", "KINDS", "Media", "MediaError", "MediaLimits", "MediaRef", "Sniffed",
-    "cache_dir", "case_refs", "check_reference", "current_limits", "describe_reference", "is_remote", "load_media",
-    "load_ref", "media_of", "media_records", "media_refs", "output_media", "reference_shape", "reset_limits",
-    "shorten", "sniff", "use_limits",
-]
+# Imported now: the function shares its module's name, and importing the module (as references does) would
+# otherwise leave the module under this name.
+from agentunit.media.sniff import sniff as sniff
+
+_EXPORTS = {
+    "DEFAULT_MAX_BYTES": "model",
+    "DEFAULT_TIMEOUT_S": "model",
+    "KINDS": "model",
+    "Media": "model",
+    "MediaError": "model",
+    "MediaLimits": "model",
+    "MediaRef": "model",
+    "Sniffed": "sniff",
+    "cache_dir": "model",
+    "case_refs": "fields",
+    "check_reference": "references",
+    "current_limits": "model",
+    "describe_reference": "references",
+    "is_remote": "references",
+    "load_media": "references",
+    "load_ref": "access",
+    "media_of": "access",
+    "media_records": "access",
+    "media_refs": "access",
+    "output_media": "output",
+    "reference_shape": "fields",
+    "reset_limits": "model",
+    "shorten": "references",
+    "use_limits": "model",
+}
+
+__all__ = sorted([*_EXPORTS, "sniff"])
+__getattr__, __dir__ = lazy_exports(globals(), _EXPORTS)

@@ -10,8 +10,6 @@ import json
 import re
 from typing import Any, ClassVar
 
-import regex
-
 from agentunit.errors import AgentUnitError, MetricConfigError
 from agentunit.metrics._values import as_list, as_range, describe_range, in_range
 from agentunit.metrics._values import as_text as _as_text
@@ -282,6 +280,8 @@ def compile_pattern(pattern: Any, flags: int = 0) -> Any:
         raise MetricConfigError(f"regular expression {_preview(text)} repeats too much: it unrolls to {size:,} "
                                 f"atoms (limit {MAX_REPEAT_EXPANSION:,}); use a smaller count, or {{m,n}} with a "
                                 f"small m")
+    import regex  # here: ~10 ms of start-up that only a suite with a regular expression pays
+
     try:
         return regex.compile(text, flags)
     except (regex.error, OverflowError, ValueError, RecursionError, MemoryError) as exc:
@@ -307,7 +307,8 @@ class Regex(Metric):
     The detail holds the matched text.
     """
 
-    _FLAGS: ClassVar[dict[str, int]] = {"i": regex.IGNORECASE, "m": regex.MULTILINE, "s": regex.DOTALL}
+    # regex's flags, which have the values of re's
+    _FLAGS: ClassVar[dict[str, int]] = {"i": re.IGNORECASE, "m": re.MULTILINE, "s": re.DOTALL}
 
     def setup(self) -> None:
         flags = 0

@@ -5,8 +5,7 @@ Writers are imported on first use, so a run that writes only JSON loads only tha
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from agentunit._lazy import lazy_exports
 
 _WRITERS = {
     "print_summary": "console", "report_dict": "json_report", "write_json": "json_report",
@@ -14,9 +13,4 @@ _WRITERS = {
 }
 
 __all__ = sorted(_WRITERS)
-
-
-def __getattr__(name: str) -> Any:
-    if name not in _WRITERS:
-        raise AttributeError(f"module 'agentunit.reporting' has no attribute {name!r}")
-    return getattr(importlib.import_module(f"agentunit.reporting.{_WRITERS[name]}"), name)
+__getattr__, __dir__ = lazy_exports(globals(), _WRITERS)

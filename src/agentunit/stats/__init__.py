@@ -8,23 +8,30 @@ and ``agentunit compare`` (docs/statistics.md gives every formula).
 - one run: ``metric_summary``, ``repeat_statistics``; two runs: ``compare_runs``, ``resolve_run``.
 """
 
-from agentunit.stats.agreement import flakiness, flaky_cases, krippendorff_alpha
-from agentunit.stats.compare import SCORE_TESTS, compare_runs, recent_runs_of, resolve_run
-from agentunit.stats.intervals import bootstrap_mean_interval, wilson_interval, z_value
-from agentunit.stats.paired import (
-    WilcoxonResult,
-    mcnemar_exact,
-    paired_bootstrap_p,
-    wilcoxon_p,
-    wilcoxon_signed_rank,
-)
-from agentunit.stats.render import render_comparison
-from agentunit.stats.summary import metric_rows, metric_summary, repeat_statistics
-from agentunit.store.sqlite import UnknownRunError
+from agentunit._lazy import lazy_exports
 
-__all__ = [
-    "SCORE_TESTS", "UnknownRunError", "WilcoxonResult", "bootstrap_mean_interval", "compare_runs", "flakiness",
-    "flaky_cases", "krippendorff_alpha", "mcnemar_exact", "metric_rows", "metric_summary", "paired_bootstrap_p",
-    "recent_runs_of", "render_comparison", "repeat_statistics", "resolve_run", "wilcoxon_p", "wilcoxon_signed_rank",
-    "wilson_interval", "z_value",
-]
+_EXPORTS = {
+    "SCORE_TESTS": "compare",
+    "UnknownRunError": "agentunit.store.sqlite",
+    "WilcoxonResult": "paired",
+    "bootstrap_mean_interval": "intervals",
+    "compare_runs": "compare",
+    "flakiness": "agreement",
+    "flaky_cases": "agreement",
+    "krippendorff_alpha": "agreement",
+    "mcnemar_exact": "paired",
+    "metric_rows": "summary",
+    "metric_summary": "summary",
+    "paired_bootstrap_p": "paired",
+    "recent_runs_of": "compare",
+    "render_comparison": "render",
+    "repeat_statistics": "summary",
+    "resolve_run": "compare",
+    "wilcoxon_p": "paired",
+    "wilcoxon_signed_rank": "paired",
+    "wilson_interval": "intervals",
+    "z_value": "intervals",
+}
+
+__all__ = sorted(_EXPORTS)
+__getattr__, __dir__ = lazy_exports(globals(), _EXPORTS)

@@ -14,7 +14,7 @@ from typing import Any
 
 from agentunit.errors import Problem, SuiteError
 from agentunit.judges.providers import PROVIDERS
-from agentunit.media import MediaLimits
+from agentunit.media.model import MediaLimits
 from agentunit.suite.cases import CASE_FIELDS, CASE_KEYS, Where, check_media, parse_metric_list
 from agentunit.suite.fields import (
     Check,

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from agentunit.datasets.base import DatasetCase
 from agentunit.errors import AgentUnitError, SuiteError
-from agentunit.media import MediaLimits
+from agentunit.media.model import MediaLimits
 from agentunit.suite.cases import HumanVerdicts, Where, build_case, has_prompt
 from agentunit.suite.matrix import PROMPT_LABEL, TARGET_LABEL, SuiteMatrix
 from agentunit.suite.problems import Problems
