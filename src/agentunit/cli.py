@@ -125,10 +125,14 @@ def _shown(db: Path | str) -> str:
 @click.option("--ray-address", metavar="ADDR",
               help="Ray cluster: auto, ray://HOST:PORT or HOST:PORT (default: RAY_ADDRESS, else a local Ray).")
 @click.option("--ray-workers", type=_COUNT, default=None, help="Ray actors running cases (default: one per CPU).")
+@click.option("--processes", type=_COUNT, default=None,
+              help="Processes a run that calls no model or service (echo, recorded outputs) is split across "
+                   "(default: one per CPU, up to 4, from 2,000 cases on; 1: this process only).")
 def run(suite: Path | None, jobs: int | None, repeat: int | None, no_cache: bool, resume: str | None, db: Path | str,
         output: Path | None, junit: Path | None, markdown: Path | None, html: Path | None,
         filter_: str | None, timeout: float | None, allow_unmeasured: bool, quiet: bool, dry_run: bool,
-        calibration: Path | None, executor: str, ray_address: str | None, ray_workers: int | None) -> None:
+        calibration: Path | None, executor: str, ray_address: str | None, ray_workers: int | None,
+        processes: int | None) -> None:
     """Run SUITE against its target, store the results, write reports; exit 0/1/2."""
     from agentunit.core.engine import Engine, RunOptions
     from agentunit.store.sqlite import Store
@@ -167,7 +171,7 @@ def run(suite: Path | None, jobs: int | None, repeat: int | None, no_cache: bool
                              timeout=timeout, cache=not no_cache and loaded.options.get("cache", True),
                              resume=resume, filter=filter_,
                              allow_unmeasured=allow_unmeasured or loaded.options.get("allow_unmeasured", False),
-                             executor=case_executor)
+                             executor=case_executor, processes=processes)
         if not dry_run:  # a dry run sends nothing: the environment may be incomplete
             from agentunit.suite.environment import check_environment
 

@@ -152,3 +152,13 @@ def test_a_spooled_suite_pickles_without_its_spool(tmp_path, small_limits):
     copy = pickle.loads(pickle.dumps(suite))  # as the Ray executor sends it to its workers
     assert copy._spooled is None and suite._spooled is not None
     assert [c.id for c in copy.iter_cases()] == [c.id for c in suite.iter_cases()]
+
+
+def test_a_replay_from_a_later_case_passes_over_the_earlier_ones(tmp_path, small_limits):
+    suite = load_suite(_suite(tmp_path, _cases(12)))
+    suite.validate()
+    assert suite._spooled is not None
+    _same_cases(list(suite.iter_cases(5)), list(suite.iter_cases())[5:])
+    assert [case.id for case in suite.iter_cases(11)] == ["c11"] and list(suite.iter_cases(12)) == []
+    suite._drop_spool()  # read again from the file: the same cases
+    assert [case.id for case in suite.iter_cases(10)] == ["c10", "c11"]

@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from agentunit.reporting.spool import ReportSpool
 
 DEFAULT_CASE_TIMEOUT_S = 300.0
+SHARDED_FROM = 2_000  # validated cases from which a run that awaits nothing is split across processes by default
 _NO_SECRETS: frozenset[str] = frozenset()
 _HAS_TIMEOUT_CM = sys.version_info >= (3, 11)  # asyncio.timeout()
 if sys.version_info >= (3, 11):
@@ -67,6 +68,8 @@ class RunOptions:
             (``--allow-unmeasured``); they are still counted and shown as unmeasured, never as passed.
         executor: runs the cases elsewhere and hands their values back to be stored here (an object with
             ``async drain(engine, run_id, jobs)``, e.g. ``agentunit.scale.RayExecutor``); None: in this process.
+        processes: processes a run that awaits nothing is split across (``--processes``; None: one per
+            usable CPU, up to 4, from 2,000 cases on; see ``agentunit.core.shards``).
     """
 
     concurrency: int = 8
@@ -77,6 +80,7 @@ class RunOptions:
     filter: str | None = None
     allow_unmeasured: bool = False
     executor: Any = None
+    processes: int | None = None
 
 
 @dataclass
@@ -158,6 +162,7 @@ class Engine:
         self._matrix_keys: tuple[str, str] | None = getattr(suite, "matrix_keys", None)
         self._target_transforms = bool(getattr(suite, "has_transforms", False))
         self._inline = False  # set by execute() for a run driven without an event loop
+        self._report_spool: ReportSpool | None = None  # the run's, while it runs
 
     # -- driving the run ------------------------------------------------------------------------
 
@@ -194,8 +199,9 @@ class Engine:
 
     # -- jobs -----------------------------------------------------------------------------------
 
-    def _jobs(self, skip: set[tuple[str, int]]) -> Iterator[tuple[int, DatasetCase, int]]:
-        for seq, case in enumerate(self.suite.iter_cases()):
+    def _jobs(self, skip: set[tuple[str, int]], first: int = 0) -> Iterator[tuple[int, DatasetCase, int]]:
+        """(case index, case, attempt) of every attempt to run, from case index ``first`` on."""
+        for seq, case in enumerate(self.suite.iter_cases(first) if first else self.suite.iter_cases(), first):
             if not isinstance(case.id, str):  # a case built in Python may carry a number: ids are text from here on
                 case = dataclasses.replace(case, id=str(case.id))
             if self._filter and not (self._filter.search(case.id) or self._filter.search(case.query or "")):
@@ -474,6 +480,7 @@ class Engine:
 
         spool = ReportSpool(self.options.repeat, with_repeat=self.options.repeat > 1)
         self.store.listener, self.store.on_rewrite = spool.add, spool.discard
+        self._report_spool = spool
         return spool
 
     async def _drain(self, run_id: str, jobs: Iterator[tuple[int, DatasetCase, int]], concurrency: int) -> None:
@@ -487,6 +494,14 @@ class Engine:
             await self.options.executor.drain(self, run_id, jobs)
             return
         if self._inline:  # nothing suspends: the jobs run one after another as the workers would run them
+            cases, processes = getattr(self.suite, "case_count", None) or 0, self.options.processes
+            if cases >= (SHARDED_FROM if processes is None else 2) and (processes is None or processes > 1):
+                from agentunit.core.shards import run_sharded, shard_bounds
+
+                bounds = shard_bounds(self)
+                if bounds:
+                    run_sharded(self, run_id, jobs, bounds)
+                    return
             for seq, case, repeat in jobs:
                 await self._run_one(run_id, seq, case, repeat)
             return

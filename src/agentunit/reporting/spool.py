@@ -20,9 +20,11 @@ import json
 import json.encoder
 import math
 import os
+import shutil
 import tempfile
 from array import array
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 from agentunit.reporting.json_report import add_envelope_fields
@@ -30,6 +32,7 @@ from agentunit.stats.summary import MetricTallies
 from agentunit.store.text import encodable, to_json
 
 _MISSING = -1
+_LINES, _PLACES = "report-lines.bin", "report-places.bin"  # what export() writes for adopt()
 _INFINITY = float("inf")
 _encode_string = json.encoder.encode_basestring  # what json.dumps uses with ensure_ascii=False
 # Positions of the columns in the store's row tuples (agentunit.store.sqlite _CASE_COLUMNS / _METRIC_COLUMNS).
@@ -49,11 +52,14 @@ class ReportSpool:
     Args:
         repeats: attempts per case (``--repeat``): a case's place in the report is seq × repeats + repeat.
         with_repeat: whether report lines carry ``repeat`` (the run's summary has repeat statistics).
+        first_place: the place of this spool's first line (a spool of a later range of the run's cases,
+            ``for_range``, made in another process and adopted by the run's own spool).
     """
 
-    def __init__(self, repeats: int = 1, *, with_repeat: bool = False):
+    def __init__(self, repeats: int = 1, *, with_repeat: bool = False, first_place: int = 0):
         self.repeats = max(1, repeats)
         self.with_repeat = with_repeat
+        self.first_place = first_place
         self.usable = True
         self.in_order = True
         self.count = 0
@@ -76,7 +82,10 @@ class ReportSpool:
         except _Diverges:
             self.discard()
             return
-        position = case_row[_C_SEQ] * self.repeats + case_row[_C_REPEAT]
+        position = case_row[_C_SEQ] * self.repeats + case_row[_C_REPEAT] - self.first_place
+        if position < 0:
+            self.discard()  # a case before this spool's range
+            return
         if position < len(self._offsets) and self._offsets[position] != _MISSING:
             self.discard()  # stored twice under one place: the database keeps the last, the lines both
             return
@@ -139,6 +148,54 @@ class ReportSpool:
             line += f', "repeat": {int.__repr__(row[_C_REPEAT])}'
         line += "}"
         return line if line.isascii() else encodable(line)
+
+    def for_range(self, first_case: int) -> ReportSpool:
+        """An empty spool, like this one, for the run's cases from index ``first_case`` on."""
+        return ReportSpool(self.repeats, with_repeat=self.with_repeat, first_place=first_case * self.repeats)
+
+    def export(self, place: Path) -> dict[str, Any]:
+        """Write the lines to files in ``place``; return the rest of what ``adopt`` needs (picklable)."""
+        if not self.usable:
+            return {"usable": False}
+        self._file.flush()
+        self._file.seek(0)
+        with open(place / _LINES, "wb") as lines:
+            shutil.copyfileobj(self._file, lines)
+        with open(place / _PLACES, "wb") as places:
+            self._offsets.tofile(places)
+            self._lengths.tofile(places)
+        return {"usable": True, "in_order": self.in_order, "count": self.count, "last": self._last,
+                "first_place": self.first_place, "places": len(self._offsets), "tallies": self.tallies}
+
+    def adopt(self, place: Path, state: dict[str, Any] | None) -> None:
+        """Take in what a spool of a later range of the run's cases exported (``export``): its lines at their
+        places after this spool's, its tallies after these (the statistics stay those of the suite order)."""
+        if not self.usable:
+            return
+        first, offsets = (state or {}).get("first_place", 0), self._offsets
+        if not state or not state["usable"] or first < len(offsets) or self._last >= first:
+            self.discard()  # that range could not be spooled, or it overlaps this one: read the database
+            return
+        count = state["places"]
+        theirs, lengths = array("q"), array("q")
+        with open(place / _PLACES, "rb") as places:
+            theirs.fromfile(places, count)
+            lengths.fromfile(places, count)
+        base = self._size
+        offsets.extend([_MISSING] * (first - len(offsets)))
+        self._lengths.extend([0] * (first - len(self._lengths)))
+        offsets.extend([_MISSING if at == _MISSING else base + at for at in theirs])
+        self._lengths.extend(lengths)
+        with open(place / _LINES, "rb") as lines:
+            shutil.copyfileobj(lines, self._file)
+        self._size = self._file.tell()
+        self.count += state["count"]
+        if state["count"]:
+            self._last = first + state["last"]
+        if not state["in_order"]:
+            self.in_order = False
+        if self.in_order:
+            self.tallies.extend(state["tallies"])
 
     def discard(self) -> None:
         """Give up: the report and statistics read the database."""

@@ -55,6 +55,16 @@ class MetricTallies:
         if value is not None and math.isfinite(value):
             tally[2].add(value)
 
+    def extend(self, other: MetricTallies) -> None:
+        """Count ``other``'s results after these, as adding them one by one would."""
+        for name, (n, passed, scores) in other._by_name.items():
+            tally = self._by_name.get(name)
+            if tally is None:
+                tally = self._by_name[name] = [0, 0, Scores()]
+            tally[0] += n
+            tally[1] += passed
+            tally[2].extend(scores)
+
     def summary(self, confidence: float = 0.95) -> dict[str, dict[str, Any]]:
         """``metric_summary``'s result for the results counted so far."""
         out: dict[str, dict[str, Any]] = {}
@@ -100,6 +110,16 @@ class Scores:
             self._values.append(value)
             if self.n > NORMAL_ABOVE and self._counts is not None:
                 self._values = None
+
+    def extend(self, other: Scores) -> None:
+        """Add ``other``'s values after these, as adding them one by one would (in their order while it
+        matters; past ``NORMAL_ABOVE`` values ``other`` keeps only their counts, and then so will these)."""
+        if other._values is not None:
+            values: Iterable[float] = other._values
+        else:
+            values = (v for v, c in (other._counts or {}).items() for _ in range(c))
+        for value in values:
+            self.add(value)
 
     def mean(self) -> float | None:
         """Σx/n (None without values)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import heapq
+import itertools
 from array import array
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -94,18 +95,18 @@ class Suite:
             yield from raw_trace_cases(self.target or {}, self.path.parent if self.path else None, self.problems,
                                        self.file)
 
-    def iter_cases(self) -> Iterator[DatasetCase]:
-        """Yield every valid case in order; problems are collected in ``self.problems``."""
+    def iter_cases(self, first: int = 0) -> Iterator[DatasetCase]:
+        """Yield every valid case in order, from index ``first`` on; problems are collected in ``self.problems``."""
         if self.prebuilt_cases is not None:
-            yield from self.prebuilt_cases
+            yield from itertools.islice(self.prebuilt_cases, first, None)
             return
         if self._validated is not None:
-            yield from self._validated
+            yield from itertools.islice(self._validated, first, None)
             return
         if self._spooled is not None:
-            yield from self._spooled
+            yield from self._spooled.cases(first)
             return
-        for case, _ in self._located_cases():
+        for case, _ in itertools.islice(self._located_cases(), first, None):
             yield case
 
     def _located_cases(self) -> Iterator[tuple[DatasetCase, Where | None]]:

@@ -109,10 +109,14 @@ class CaseSpool:
 
     def __iter__(self) -> Iterator[DatasetCase]:
         """The kept cases in order (each iteration reads the file from its start)."""
+        return self.cases()
+
+    def cases(self, first: int = 0) -> Iterator[DatasetCase]:
+        """The kept cases in order from index ``first`` on (those before it are passed over unread)."""
         self._file.flush()
         fd, size, metrics = self._file.fileno(), self._size, self._metrics
         loads, from_bytes, at = marshal.loads, int.from_bytes, _METRICS_AT
-        offset, buffer, pos = 0, b"", 0
+        offset, buffer, pos, index = 0, b"", 0, 0
         rebuilt: dict[bytes, Any] = {}  # recipe → the metric built from it (a suite repeats its entries)
 
         def from_recipe(recipe: bytes) -> Any:
@@ -128,6 +132,9 @@ class CaseSpool:
             if end <= len(buffer):
                 end += from_bytes(buffer[pos:end], "little")
                 if end <= len(buffer):
+                    if index < first:
+                        index, pos = index + 1, end
+                        continue
                     fields, refs = loads(buffer[pos + _SIZE:end])
                     pos = end
                     built = [metrics[r] if type(r) is int else from_recipe(r) for r in refs]

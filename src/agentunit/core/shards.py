@@ -1,0 +1,159 @@
+"""A large run that awaits nothing, split across processes (``--processes``; issue 20).
+
+A run driven without an event loop (the echo target or recorded outputs, metrics without
+``evaluate_async``: ``Engine.runs_inline``) spends its time in Python, on one core. From
+``SHARDED_FROM`` (2,000) validated cases on it is split into contiguous ranges of cases: forked processes
+each run one range while this process runs the first. Each writes its rows into the run's SQLite database
+through a connection of its own (WAL: writers take turns per batch; every query that reads results back
+orders them, so the order rows were written in does not show), and its report lines into a spool of its
+own, which this process then takes in range after range with the metric tallies (``ReportSpool.adopt``):
+the database, the report and the statistics are those of the same run made in one process.
+
+A range whose process failed (an exception, a signal) is run again here (rows it stored are written
+again under the same keys), so nothing is lost. Runs are split only where forking is safe and pays: on
+Linux, in a process with one thread, into a database file (not ``:memory:``), with no progress display, no
+resume and no executor, and more than one CPU to use.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import shutil
+import signal
+import sys
+import tempfile
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from agentunit.core.engine import Engine
+    from agentunit.datasets.base import DatasetCase
+
+MAX_PROCESSES = 4  # the copying back runs in this process, after its own range: more processes pay less
+_STATE = "state.pickle"
+
+
+def usable_cpus() -> int:
+    """CPUs this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+def shard_bounds(engine: Engine) -> list[int] | None:
+    """The first case index of each range after the first (None: the run stays in this process)."""
+    from agentunit.core.engine import SHARDED_FROM
+
+    options, cases = engine.options, getattr(engine.suite, "case_count", None)
+    wanted = options.processes
+    if wanted is None:  # below SHARDED_FROM cases, forking costs more than a second core saves
+        wanted = min(MAX_PROCESSES, usable_cpus()) if cases is not None and cases >= SHARDED_FROM else 1
+    if (wanted <= 1 or not cases or cases < 2 or not engine._inline or options.resume or options.executor is not None
+            or engine.on_progress is not None or sys.platform != "linux" or threading.active_count() != 1
+            or getattr(engine.store, "dialect", None) != "sqlite" or _in_memory(engine.store.path)):
+        return None
+    count = min(wanted, cases)
+    return [cases * k // count for k in range(1, count)]
+
+
+def run_sharded(engine: Engine, run_id: str, jobs: Iterator[tuple[int, DatasetCase, int]], bounds: list[int]) -> None:
+    """Run ``jobs`` in ranges split at ``bounds``: the first here, each other in a forked process; then take
+    in each range's report lines and tallies in order (a range whose process failed is run here instead)."""
+    folder = Path(tempfile.mkdtemp(prefix="agentunit-shards-"))
+    children: list[tuple[int | None, Path, int, int | None]] = []
+    try:
+        for first, stop in zip(bounds, [*bounds[1:], None], strict=True):
+            place = folder / str(first)
+            place.mkdir()
+            try:
+                pid: int | None = os.fork()
+            except OSError:  # no process to be had (a limit): this range is run here
+                pid = None
+            if pid == 0:  # pragma: no cover - the child's coverage is not collected
+                _child(engine, run_id, first, stop, place)
+            children.append((pid, place, first, stop))
+        _run_range(engine, run_id, jobs, bounds[0])
+        engine.store.flush()
+        for pid, place, first, stop in children:
+            state = None
+            if pid is not None:
+                _, status = os.waitpid(pid, 0)
+                state = _read_state(place) if os.waitstatus_to_exitcode(status) == 0 else None
+            if state is None:
+                _run_range(engine, run_id, engine._jobs(set(), first), stop)
+                engine.store.flush()
+                continue
+            engine.store.problems += state["problems"]
+            engine._done += state["done"]
+            if engine._report_spool is not None:
+                engine._report_spool.adopt(place, state["spool"])
+    except BaseException:
+        for pid, *_ in children:
+            if pid is not None:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                    os.waitpid(pid, 0)
+                except (ProcessLookupError, ChildProcessError):
+                    pass
+        raise
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _run_range(engine: Engine, run_id: str, jobs: Iterator[tuple[int, DatasetCase, int]], stop: int | None) -> None:
+    """Run the jobs before case index ``stop`` (None: all of them)."""
+    from agentunit.core.engine import _drive
+
+    for seq, case, repeat in jobs:
+        if stop is not None and seq >= stop:
+            break
+        _drive(engine._run_one(run_id, seq, case, repeat))
+
+
+def _child(engine: Engine, run_id: str, first: int, stop: int | None, place: Path) -> None:  # pragma: no cover
+    """In the forked process: run cases ``first`` ≤ index < ``stop`` into the run's database through a
+    connection of its own and into a spool of its own, write what the parent takes in, and exit without
+    running the parent's clean-up."""
+    code = 1
+    try:
+        from agentunit.store.sqlite import Store
+
+        signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C stops the parent, which ends this one
+        # The parent's connection is never used, closed or collected here (SQLite forbids it after a fork).
+        parent_spool, parent_store = engine._report_spool, engine.store
+        store = Store(parent_store.path)
+        spool = parent_spool.for_range(first) if parent_spool is not None else None
+        if spool is not None:
+            store.listener, store.on_rewrite = spool.add, spool.discard
+        engine.store, engine._done = store, 0
+        _run_range(engine, run_id, engine._jobs(set(), first), stop)
+        store.close()
+        state: dict[str, Any] = {"problems": store.problems, "done": engine._done,
+                                 "spool": spool.export(place) if spool is not None else None}
+        with open(place / _STATE, "wb") as file:
+            pickle.dump(state, file, protocol=pickle.HIGHEST_PROTOCOL)
+        code = 0 if parent_store is not None else 1
+    except BaseException:
+        import traceback
+
+        traceback.print_exc()
+    finally:
+        os._exit(code)
+
+
+def _in_memory(path: Any) -> bool:
+    text = str(path)
+    return text == ":memory:" or "mode=memory" in text or text == ""
+
+
+def _read_state(place: Path) -> dict[str, Any] | None:
+    try:
+        with open(place / _STATE, "rb") as file:
+            return pickle.load(file)
+    except (OSError, EOFError, pickle.UnpicklingError):
+        return None

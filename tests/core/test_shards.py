@@ -1,0 +1,202 @@
+"""A large run that awaits nothing is split across forked processes (agentunit.core.shards), and what it
+stores and reports is what the same run makes in one process (issue 20)."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from agentunit.core import shards
+from agentunit.core.engine import SHARDED_FROM, Engine, RunOptions
+from agentunit.reporting.spool import ReportSpool
+from agentunit.stats.intervals import NORMAL_ABOVE
+from agentunit.stats.summary import MetricTallies, Scores
+from agentunit.store.sqlite import LARGE_TEXT, Store
+from agentunit.suite import suite_from_dict
+
+_CHECKS = [{"metric": "contains", "value": "item"}, {"metric": "regex", "value": r"[02468]$"},
+           {"metric": "starts-with", "value": "Answer:"}]
+
+
+def _suite_file(tmp_path: Path, count: int = 60) -> Path:
+    cases = [{"id": f"c{i}", "prompt": f"Answer: item {i}", "metrics": _CHECKS} for i in range(count)]
+    cases[7]["prompt"] = "Answer: item " + "x" * LARGE_TEXT + " 8"  # stored once in `texts`, by its hash
+    cases[9]["metrics"] = [*_CHECKS, {"metric": "equals", "value": "no"}]
+    path = tmp_path / "suite.json"
+    path.write_text(json.dumps({"name": "shards", "target": {"type": "echo"}, "cases": cases}))
+    return path
+
+
+# Runs the suite through the CLI in a fresh interpreter (one thread, as a user's run), counting forks.
+_RUN = """
+import os, sys
+import agentunit.core.shards as shards
+from agentunit.cli import main
+forks = []
+real_fork = os.fork
+def counted():
+    pid = real_fork()
+    if pid:
+        forks.append(pid)
+    return pid
+os.fork = counted
+if os.environ.get("BREAK_CHILD") == "early":  # every forked range fails before it stores anything
+    shards._child = lambda *args: os._exit(3)
+elif os.environ.get("BREAK_CHILD") == "late":  # ... after storing its rows, before handing over its report lines
+    shards.pickle.dump = lambda *args, **kwargs: os._exit(3)
+sys.argv = ["agentunit", "run", "suite.json", "--db", sys.argv[1] + ".db", "-o", sys.argv[1] + ".json", "-q",
+            "--processes", sys.argv[2]] + sys.argv[3:]
+try:
+    main()
+except SystemExit as exit:
+    print(len(forks), exit.code)
+"""
+
+
+def _run(tmp_path: Path, name: str, processes: int, *extra: str, env: dict | None = None) -> tuple[int, int]:
+    import os
+
+    done = subprocess.run([sys.executable, "-c", _RUN, name, str(processes), *extra], capture_output=True,
+                          text=True, timeout=300, cwd=tmp_path, env={**os.environ, **(env or {})})
+    assert done.returncode == 0, done.stderr
+    forks, code = done.stdout.split()
+    return int(forks), int(code)
+
+
+def _stored(db: Path) -> tuple[list, list, list]:
+    import sqlite3
+
+    conn = sqlite3.connect(db)
+    cases = conn.execute("SELECT seq, case_id, repeat, status, passed, score, prompt, output, error, cached, envelope,"
+                         " output_hash FROM case_results ORDER BY seq, repeat").fetchall()
+    metrics = conn.execute("SELECT * FROM metric_results ORDER BY case_id, repeat, position").fetchall()
+    texts = conn.execute("SELECT * FROM texts ORDER BY hash").fetchall()
+    return [row[1:] for row in cases], [row[1:] for row in metrics], texts
+
+
+def _report(path: Path) -> dict:
+    report = json.loads(path.read_text())
+    for key in ("run_id", "started_at", "finished_at"):
+        report.pop(key, None)
+    for case in report["cases"]:
+        case.pop("latency_ms")
+    return report
+
+
+@pytest.mark.parametrize("extra", [(), ("--repeat", "2")])
+def test_a_split_run_stores_and_reports_what_one_process_does(tmp_path, extra):
+    _suite_file(tmp_path)
+    assert _run(tmp_path, "one", 1, *extra) == (0, 1)  # some checks fail: exit 1 both ways
+    assert _run(tmp_path, "three", 3, *extra) == (2, 1)
+    assert _stored(tmp_path / "three.db") == _stored(tmp_path / "one.db")
+    assert _report(tmp_path / "three.json") == _report(tmp_path / "one.json")
+    cases, metrics, texts = _stored(tmp_path / "three.db")
+    repeats = 2 if extra else 1
+    assert len(cases) == 60 * repeats and len(metrics) == 181 * repeats and len(texts) == 1
+
+
+@pytest.mark.parametrize("when", ["early", "late"])
+def test_a_range_whose_process_fails_is_run_by_the_parent(tmp_path, when):
+    _suite_file(tmp_path)
+    _run(tmp_path, "one", 1)
+    assert _run(tmp_path, "broken", 2, env={"BREAK_CHILD": when}) == (1, 1)
+    assert _stored(tmp_path / "broken.db") == _stored(tmp_path / "one.db")
+    assert _report(tmp_path / "broken.json") == _report(tmp_path / "one.json")
+
+
+def _engine(tmp_path, count=10, **options):
+    suite = suite_from_dict({"name": "b", "target": {"type": "echo"},
+                             "cases": [{"id": f"c{i}", "prompt": "p", "metrics": _CHECKS[:1]} for i in range(count)]})
+    suite.validate()
+    engine = Engine(suite, Store(tmp_path / "b.db"), RunOptions(**options))
+    engine._inline = True
+    return engine
+
+
+def test_where_a_run_is_split(tmp_path, monkeypatch):
+    monkeypatch.setattr(shards, "usable_cpus", lambda: 8)
+    assert shards.shard_bounds(_engine(tmp_path, processes=3)) == [3, 6]
+    assert shards.shard_bounds(_engine(tmp_path, processes=1)) is None
+    assert shards.shard_bounds(_engine(tmp_path)) is None  # by default only from SHARDED_FROM cases on
+    assert shards.shard_bounds(_engine(tmp_path, SHARDED_FROM)) == [SHARDED_FROM * k // 4 for k in (1, 2, 3)]
+    monkeypatch.setattr(shards, "usable_cpus", lambda: 1)
+    assert shards.shard_bounds(_engine(tmp_path, SHARDED_FROM)) is None
+    assert shards.shard_bounds(_engine(tmp_path, 2, processes=5)) == [1]
+
+
+def test_runs_that_are_not_split(tmp_path, monkeypatch):
+    engine = _engine(tmp_path, processes=2)
+    engine._inline = False
+    assert shards.shard_bounds(engine) is None  # something may suspend: an event loop, one process
+    assert shards.shard_bounds(_engine(tmp_path, processes=2, resume="r1")) is None
+    assert shards.shard_bounds(_engine(tmp_path, processes=2, executor=object())) is None
+    shown = _engine(tmp_path, processes=2)
+    shown.on_progress = lambda done, total: None
+    assert shards.shard_bounds(shown) is None  # the progress display counts cases in this process
+    monkeypatch.setattr(shards.threading, "active_count", lambda: 2)
+    assert shards.shard_bounds(_engine(tmp_path, processes=2)) is None  # forking a threaded process is unsafe
+
+
+def _rows(seq, value):
+    case_row = ("r", seq, f"c{seq}", 0, "passed", 1, value, "p", None, None, 1.0, 0, None, 0.0, None)
+    metric_rows = [("r", f"c{seq}", 0, 0, "m", "passed", value, 1, None, 1.0, "ok", None, None, None)]
+    return case_row, metric_rows, f"out {seq}"
+
+
+def test_a_spool_adopts_a_later_ranges_lines_and_tallies(tmp_path):
+    whole, first = ReportSpool(), ReportSpool()
+    later = first.for_range(3)
+    for seq in range(6):
+        whole.add(*_rows(seq, seq / 10))
+        (first if seq < 3 else later).add(*_rows(seq, seq / 10))
+    first.adopt(tmp_path, later.export(tmp_path))
+    assert list(first.lines()) == list(whole.lines()) and first.count == 6
+    assert first.in_order and first.statistics() == whole.statistics()
+
+
+def test_a_spool_steps_aside_when_a_range_cannot_be_adopted(tmp_path):
+    spool, later = ReportSpool(), ReportSpool(first_place=1)
+    spool.add(*_rows(0, 0.5))
+    later.discard()
+    spool.adopt(tmp_path, later.export(tmp_path))
+    assert not spool.usable  # the range's own spool gave up: the report reads the database
+    spool, overlapping = ReportSpool(), ReportSpool(first_place=1)
+    spool.add(*_rows(0, 0.5))
+    spool.add(*_rows(1, 0.5))
+    overlapping.add(*_rows(1, 0.5))
+    spool.adopt(tmp_path, overlapping.export(tmp_path))
+    assert not spool.usable
+    before = ReportSpool(first_place=2)
+    before.add(*_rows(1, 0.5))
+    assert not before.usable  # a case before the spool's range
+
+
+@pytest.mark.parametrize("count", [7, NORMAL_ABOVE + 50])
+def test_tallies_extended_equal_tallies_counted_one_by_one(count):
+    values = [(i % 5) / 4 for i in range(count)]
+    one, head, tail = MetricTallies(), MetricTallies(), MetricTallies()
+    for i, value in enumerate(values):
+        one.add("m", "passed" if value else "failed", value, bool(value))
+        (head if i < count // 3 else tail).add("m", "passed" if value else "failed", value, bool(value))
+    tail.add("late", "passed", 1.0, True)
+    one.add("late", "passed", 1.0, True)
+    head.extend(tail)
+    assert head.summary() == one.summary()
+    ordered = Scores()
+    for value in (0.3, 0.1, 0.2):
+        ordered.add(value)
+    merged = Scores()
+    merged.extend(ordered)
+    assert list(merged._values) == [0.3, 0.1, 0.2]  # order kept: the bootstrap's seed makes it matter
+
+
+def test_a_range_stored_out_of_order_leaves_the_statistics_to_the_database(tmp_path):
+    spool = ReportSpool()
+    later = spool.for_range(1)
+    spool.add(*_rows(0, 0.5))
+    later.add(*_rows(2, 0.5))
+    later.add(*_rows(1, 0.5))
+    spool.adopt(tmp_path, later.export(tmp_path))
+    assert spool.usable and spool.count == 3 and not spool.in_order and spool.statistics() is None
