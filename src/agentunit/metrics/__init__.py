@@ -14,6 +14,7 @@ from agentunit.metrics.registry import (
     MetricInfo,
     UnknownMetricError,
     all_metrics,
+    generation,
     lookup,
     normalize,
     register,
@@ -48,16 +49,13 @@ def create_metric(
     Raises UnknownMetricError for an unknown name and MetricConfigError for an unusable value or a
     constructor the spec cannot satisfy.
     """
-    info, negate = lookup(name)
-    result_name = info.name
-    asked = normalize(name)
-    asked = asked[len(NOT_PREFIX):] if negate and asked.startswith(NOT_PREFIX) else asked
-    if info.catalog_name is not None and asked == normalize(info.catalog_name):
-        result_name = info.catalog_name
+    resolved = _RESOLVED.get(name) if type(name) is str else None
+    if resolved is None or resolved[0] != generation():
+        resolved = _resolve(name)
+    _, info, negate, result_name, parameters = resolved
     spec = {"value": value, "threshold": threshold, "config": config, "weight": weight, "negate": negate,
             "label": label}
-    parameters = _constructor_parameters(info.cls)
-    if parameters is None or set(_SPEC_ARGUMENTS) <= parameters:
+    if parameters is None:
         metric = info.cls(**spec)
     else:
         metric = _construct(info, parameters, spec)
@@ -65,6 +63,29 @@ def create_metric(
     _set(metric, "name", result_name)
     _set(metric, "display_name", f"{NOT_PREFIX}{result_name}" if negate else result_name)
     return metric
+
+
+def _resolve(name: str) -> tuple[int, MetricInfo, bool, str, set[str] | None]:
+    """What ``create_metric`` makes of a name: (registry generation, info, negated, result name, the
+    constructor's parameters when it does not take the spec as ``Metric`` does, else None); kept per name
+    while the registry stays as it is (suites build the same metric case after case)."""
+    info, negate = lookup(name)
+    result_name = info.name
+    asked = normalize(name)
+    asked = asked[len(NOT_PREFIX):] if negate and asked.startswith(NOT_PREFIX) else asked
+    if info.catalog_name is not None and asked == normalize(info.catalog_name):
+        result_name = info.catalog_name
+    parameters = _constructor_parameters(info.cls)
+    takes_spec = parameters is None or set(_SPEC_ARGUMENTS) <= parameters
+    resolved = (generation(), info, negate, result_name, None if takes_spec else parameters)
+    if type(name) is str:
+        if len(_RESOLVED) >= 1024:
+            _RESOLVED.clear()
+        _RESOLVED[name] = resolved
+    return resolved
+
+
+_RESOLVED: dict[str, tuple[int, MetricInfo, bool, str, set[str] | None]] = {}
 
 
 def _constructor_parameters(cls: type) -> set[str] | None:

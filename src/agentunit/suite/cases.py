@@ -134,12 +134,22 @@ def parse_metric_entry(entry: Any, where: Where, keys: tuple[Any, ...], problems
     if _CACHED_FOR[0] != generation():
         _check_generation()
     memo_key = _entry_key(entry, labelled, where.from_data)
+    shape = None
+    noted_before = problems.error_count, problems.warning_count
     if memo_key is not None:
         metric = _ENTRY_MEMO.get(memo_key)
         if metric is not None:
             return metric
-    noted_before = problems.error_count, problems.warning_count
-    metric = _parse_metric_entry(entry, where, keys, problems, labelled=labelled)
+        shape = _shape_key(memo_key) if type(entry) is dict else None
+        checked = _SHAPE_MEMO.get(shape) if shape is not None else None
+        if checked is not None:  # written this way before with another text: it passes the checks; build it
+            name, threshold, weight, config, label = checked
+            metric = _build_metric(name, entry["value"], threshold, weight, config, label, where,
+                                   where.at(*keys), problems)
+        else:
+            metric = _parse_metric_entry(entry, where, keys, problems, labelled=labelled, shape=shape)
+    else:
+        metric = _parse_metric_entry(entry, where, keys, problems, labelled=labelled)
     # Memoised only when it raised no problem: an error that still builds the metric (an unknown field)
     # must be reported again wherever the same entry is written again.
     if memo_key is not None and metric is not None and (problems.error_count, problems.warning_count) == noted_before:
@@ -150,6 +160,10 @@ def parse_metric_entry(entry: Any, where: Where, keys: tuple[Any, ...], problems
 
 
 _ENTRY_MEMO: dict[tuple[Any, ...], Any] = {}
+# An entry's checks read its fields, but of its `value` only the type (the metric's construction reads the
+# value): entry shapes that passed them with no problem → the arguments they gave, for entries that differ
+# only by the text of their value (`{metric: contains, value: …}` case after case).
+_SHAPE_MEMO: dict[tuple[Any, ...], tuple[Any, ...]] = {}
 _CACHED_FOR = [-1]  # the registry generation the caches were filled under
 # A metric built by _cached_metric carries (its id, the arguments it was built from) under this name.
 _RECIPE = "_agentunit_recipe"
@@ -158,6 +172,7 @@ _RECIPE = "_agentunit_recipe"
 def _check_generation() -> None:
     if _CACHED_FOR[0] != generation():  # a metric was registered or replaced: build afresh
         _ENTRY_MEMO.clear()
+        _SHAPE_MEMO.clear()
         _METRIC_CACHE.clear()
         _CACHED_FOR[0] = generation()
 
@@ -194,9 +209,27 @@ def _entry_key(entry: Any, labelled: bool, from_data: bool) -> tuple[Any, ...] |
     return (labelled, from_data, tuple(entry.items()), types)
 
 
+def _shape_key(memo_key: tuple[Any, ...]) -> tuple[Any, ...] | None:
+    """A dict entry's memo key with the text of its ``value`` left out (None: its value is not text, or
+    another field may give the value)."""
+    labelled, from_data, items, types = memo_key
+    shape, text_value = [], False
+    for key, value in items:
+        if key == "value" and type(value) is str:
+            text_value = True
+            value = None
+        elif key == "expected_output" or key == MISSPELLED_EXPECTED:
+            return None
+        shape.append((key, value))
+    return (labelled, from_data, tuple(shape), types) if text_value else None
+
+
 def _parse_metric_entry(entry: Any, where: Where, keys: tuple[Any, ...], problems: Problems, *,
-                        labelled: bool = False) -> Any | None:
+                        labelled: bool = False, shape: tuple[Any, ...] | None = None) -> Any | None:
+    """Check one entry and build its metric; ``shape`` (``_shape_key``): remember that entries of this shape
+    pass the checks, when this one passed them with no problem."""
     path = where.at(*keys)
+    noted_before = problems.error_count, problems.warning_count
     label = None
     if isinstance(entry, str):
         name, spec = entry, {}
@@ -251,6 +284,16 @@ def _parse_metric_entry(entry: Any, where: Where, keys: tuple[Any, ...], problem
         return None
     if info.name == "assert-set":
         return _assert_set(spec, child_key, name, threshold, weight, config, label, where, keys, problems)
+    if shape is not None and (problems.error_count, problems.warning_count) == noted_before:
+        if len(_SHAPE_MEMO) >= _METRIC_CACHE_LIMIT:
+            _SHAPE_MEMO.clear()
+        _SHAPE_MEMO[shape] = (name, threshold, weight, config, label)
+    return _build_metric(name, value, threshold, weight, config, label, where, path, problems)
+
+
+def _build_metric(name: str, value: Any, threshold: Any, weight: Any, config: Any, label: Any, where: Where,
+                  path: tuple[Any, ...], problems: Problems) -> Any | None:
+    """The metric of a checked entry; a value its construction rejects is a problem at ``path``."""
     try:
         return _cached_metric(name, value, threshold, weight, config, label)
     except MetricConfigError as exc:
