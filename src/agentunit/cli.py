@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -358,10 +359,21 @@ def _execute(engine: Any, total: int, show_progress: bool) -> Any:
         return engine.execute()
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+    # A run that awaits nothing finishes cases quickly and may fork (agentunit.core.shards): it refreshes the
+    # display itself, from its progress calls, instead of from a refresh thread a fork must not inherit.
+    refresh_here = engine.runs_inline()
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                  transient=True) as progress:
+                  transient=True, auto_refresh=not refresh_here) as progress:
         task = progress.add_task(engine.suite.name, total=total)
-        engine.on_progress = lambda done, _total: progress.update(task, completed=done)
+        shown = [0.0]
+
+        def update(done: int, _total: int | None) -> None:
+            progress.update(task, completed=done)
+            if refresh_here and (time.monotonic() - shown[0] >= 0.1 or done >= total):
+                shown[0] = time.monotonic()
+                progress.refresh()
+
+        engine.on_progress = update
         return engine.execute()
 
 

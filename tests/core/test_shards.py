@@ -132,9 +132,6 @@ def test_runs_that_are_not_split(tmp_path, monkeypatch):
     assert shards.shard_bounds(engine) is None  # something may suspend: an event loop, one process
     assert shards.shard_bounds(_engine(tmp_path, processes=2, resume="r1")) is None
     assert shards.shard_bounds(_engine(tmp_path, processes=2, executor=object())) is None
-    shown = _engine(tmp_path, processes=2)
-    shown.on_progress = lambda done, total: None
-    assert shards.shard_bounds(shown) is None  # the progress display counts cases in this process
     monkeypatch.setattr(shards.threading, "active_count", lambda: 2)
     assert shards.shard_bounds(_engine(tmp_path, processes=2)) is None  # forking a threaded process is unsafe
 
@@ -200,3 +197,47 @@ def test_a_range_stored_out_of_order_leaves_the_statistics_to_the_database(tmp_p
     later.add(*_rows(1, 0.5))
     spool.adopt(tmp_path, later.export(tmp_path))
     assert spool.usable and spool.count == 3 and not spool.in_order and spool.statistics() is None
+
+
+_PROGRESS = """
+import sys, time
+from agentunit.core.engine import Engine, RunOptions
+from agentunit.store.sqlite import Store
+from agentunit.suite import suite_from_dict
+import agentunit.core.shards as shards
+late = sys.argv[1]  # which range starts 0.3 s late: "forked" (the parent waits for it) or "first"
+slow = shards._run_range
+def delayed(engine, run_id, jobs, stop):
+    if (stop is None) == (late == "forked"):
+        time.sleep(0.3)
+    slow(engine, run_id, jobs, stop)
+shards._run_range = delayed
+if len(sys.argv) > 2:  # the forked range dies after counting its cases: the parent runs them again
+    import os
+    shards.pickle.dump = lambda *args, **kwargs: os._exit(3)
+suite = suite_from_dict({"name": "p", "target": {"type": "echo"},
+                         "cases": [{"id": f"c{i}", "prompt": "p", "metrics": [{"metric": "contains", "value": "p"}]}
+                                   for i in range(40)]})
+suite.validate()
+seen = []
+engine = Engine(suite, Store("p.db"), RunOptions(processes=2))
+engine.on_progress = lambda done, total: seen.append(done)
+result = engine.execute()
+print(result.summary["passed"], seen[0], max(seen), len(seen))
+"""
+
+
+def _progress(tmp_path, *args):
+    done = subprocess.run([sys.executable, "-c", _PROGRESS, *args], capture_output=True, text=True, timeout=120,
+                          cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    return [int(x) for x in done.stdout.split()]
+
+
+def test_the_progress_display_counts_every_ranges_cases(tmp_path):
+    passed, first, last, calls = _progress(tmp_path, "first")  # last: the most shown
+    assert (passed, first, last) == (40, 21, 40)  # the forked range's 20 cases were done before this one's first
+    passed, first, last, calls = _progress(tmp_path, "forked")
+    assert (passed, first, last) == (40, 1, 40) and calls > 21  # shown while waiting for the forked range
+    passed, first, last, calls = _progress(tmp_path, "forked", "break")
+    assert (passed, last) == (40, 40)  # a range run again here is not counted twice

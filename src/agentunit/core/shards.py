@@ -11,19 +11,23 @@ the database, the report and the statistics are those of the same run made in on
 
 A range whose process failed (an exception, a signal) is run again here (rows it stored are written
 again under the same keys), so nothing is lost. Runs are split only where forking is safe and pays: on
-Linux, in a process with one thread, into a database file (not ``:memory:``), with no progress display, no
-resume and no executor, and more than one CPU to use.
+Linux, in a process with one thread, into a database file (not ``:memory:``), with no resume and no
+executor, and more than one CPU to use. A progress display counts every range's cases (each process
+writes its count into shared memory).
 """
 
 from __future__ import annotations
 
+import mmap
 import os
 import pickle
 import shutil
 import signal
+import struct
 import sys
 import tempfile
 import threading
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -54,7 +58,7 @@ def shard_bounds(engine: Engine) -> list[int] | None:
     if wanted is None:  # below SHARDED_FROM cases, forking costs more than a second core saves
         wanted = min(MAX_PROCESSES, usable_cpus()) if cases is not None and cases >= SHARDED_FROM else 1
     if (wanted <= 1 or not cases or cases < 2 or not engine._inline or options.resume or options.executor is not None
-            or engine.on_progress is not None or sys.platform != "linux" or threading.active_count() != 1
+            or sys.platform != "linux" or threading.active_count() != 1
             or getattr(engine.store, "dialect", None) != "sqlite" or _in_memory(engine.store.path)):
         return None
     count = min(wanted, cases)
@@ -66,8 +70,11 @@ def run_sharded(engine: Engine, run_id: str, jobs: Iterator[tuple[int, DatasetCa
     in each range's report lines and tallies in order (a range whose process failed is run here instead)."""
     folder = Path(tempfile.mkdtemp(prefix="agentunit-shards-"))
     children: list[tuple[int | None, Path, int, int | None]] = []
+    shown = engine.on_progress
+    # Cases done by each forked range, written by its process, read here for the progress display.
+    counts = mmap.mmap(-1, 8 * len(bounds)) if shown is not None else None
     try:
-        for first, stop in zip(bounds, [*bounds[1:], None], strict=True):
+        for slot, (first, stop) in enumerate(zip(bounds, [*bounds[1:], None], strict=True)):
             place = folder / str(first)
             place.mkdir()
             try:
@@ -75,15 +82,20 @@ def run_sharded(engine: Engine, run_id: str, jobs: Iterator[tuple[int, DatasetCa
             except OSError:  # no process to be had (a limit): this range is run here
                 pid = None
             if pid == 0:  # pragma: no cover - the child's coverage is not collected
-                _child(engine, run_id, first, stop, place)
+                _child(engine, run_id, first, stop, place, counts, slot)
             children.append((pid, place, first, stop))
+        if shown is not None and counts is not None:
+            engine.on_progress = lambda done, total: shown(done + _counted(counts), total)
         _run_range(engine, run_id, jobs, bounds[0])
         engine.store.flush()
-        for pid, place, first, stop in children:
+        for slot, (pid, place, first, stop) in enumerate(children):
             state = None
             if pid is not None:
-                _, status = os.waitpid(pid, 0)
+                status = os.waitpid(pid, 0)[1] if counts is None else \
+                    _wait(pid, lambda: shown(engine._done + _counted(counts), None))
                 state = _read_state(place) if os.waitstatus_to_exitcode(status) == 0 else None
+            if counts is not None:  # this range is counted in engine._done from now on
+                struct.pack_into("q", counts, 8 * slot, 0)
             if state is None:
                 _run_range(engine, run_id, engine._jobs(set(), first), stop)
                 engine.store.flush()
@@ -92,6 +104,8 @@ def run_sharded(engine: Engine, run_id: str, jobs: Iterator[tuple[int, DatasetCa
             engine._done += state["done"]
             if engine._report_spool is not None:
                 engine._report_spool.adopt(place, state["spool"])
+        if shown is not None:
+            shown(engine._done, None)
     except BaseException:
         for pid, *_ in children:
             if pid is not None:
@@ -102,7 +116,24 @@ def run_sharded(engine: Engine, run_id: str, jobs: Iterator[tuple[int, DatasetCa
                     pass
         raise
     finally:
+        engine.on_progress = shown
+        if counts is not None:
+            counts.close()
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def _wait(pid: int, waiting: Any) -> int:
+    """The exit status of process ``pid``; ``waiting()`` is called every 0.05 s until it ends."""
+    while True:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return status
+        waiting()
+        time.sleep(0.05)
+
+
+def _counted(counts: mmap.mmap) -> int:
+    return sum(struct.unpack_from(f"{len(counts) // 8}q", counts))
 
 
 def _run_range(engine: Engine, run_id: str, jobs: Iterator[tuple[int, DatasetCase, int]], stop: int | None) -> None:
@@ -115,7 +146,8 @@ def _run_range(engine: Engine, run_id: str, jobs: Iterator[tuple[int, DatasetCas
         _drive(engine._run_one(run_id, seq, case, repeat))
 
 
-def _child(engine: Engine, run_id: str, first: int, stop: int | None, place: Path) -> None:  # pragma: no cover
+def _child(engine: Engine, run_id: str, first: int, stop: int | None, place: Path,  # pragma: no cover
+           counts: mmap.mmap | None, slot: int) -> None:
     """In the forked process: run cases ``first`` ≤ index < ``stop`` into the run's database through a
     connection of its own and into a spool of its own, write what the parent takes in, and exit without
     running the parent's clean-up."""
@@ -131,6 +163,8 @@ def _child(engine: Engine, run_id: str, first: int, stop: int | None, place: Pat
         if spool is not None:
             store.listener, store.on_rewrite = spool.add, spool.discard
         engine.store, engine._done = store, 0
+        engine.on_progress = None if counts is None else \
+            (lambda done, _total: struct.pack_into("q", counts, 8 * slot, done))
         _run_range(engine, run_id, engine._jobs(set(), first), stop)
         store.close()
         state: dict[str, Any] = {"problems": store.problems, "done": engine._done,
@@ -141,7 +175,8 @@ def _child(engine: Engine, run_id: str, first: int, stop: int | None, place: Pat
     except BaseException:
         import traceback
 
-        traceback.print_exc()
+        # Straight to the file descriptor: a lock of sys.stderr may have been held by another thread at the fork.
+        os.write(2, traceback.format_exc().encode("utf-8", "replace"))
     finally:
         os._exit(code)
 
