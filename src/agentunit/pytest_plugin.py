@@ -13,7 +13,6 @@ name, default ``local``) and ``agentunit_store`` (a results store in the test's 
 
 from __future__ import annotations
 
-import asyncio
 import fnmatch
 from collections.abc import Iterator
 from pathlib import Path
@@ -148,21 +147,14 @@ def _one_case_engine(suite: Suite, store: Store, options: Any, case: DatasetCase
     from agentunit.core.engine import Engine
 
     class OneCase(Engine):
-        def _jobs(self, skip: set[tuple[str, int]]) -> Iterator[tuple[int, DatasetCase, int]]:
+        def _jobs(self, skip: set[tuple[str, int]], first: int = 0) -> Iterator[tuple[int, DatasetCase, int]]:
             yield 0, case, repeat
 
     return OneCase(suite, store, options, target=suite.build_target())
 
 
 def _run(engine: Engine) -> RunResult:
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(engine.run())
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, engine.run()).result()
+    return engine.execute()  # in a helper thread when a loop already runs here (an async test)
 
 
 def failure_message(result: dict[str, Any]) -> str:

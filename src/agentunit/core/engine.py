@@ -180,16 +180,9 @@ class Engine:
                 return _drive(self.run())
             finally:
                 self._inline = False
-        import asyncio
+        from agentunit.core.sync import run_blocking
 
-        try:
-            asyncio.get_running_loop()
-        except RuntimeError:
-            return asyncio.run(self.run())
-        from concurrent.futures import ThreadPoolExecutor  # inside a loop (a notebook, an async test)
-
-        with ThreadPoolExecutor(1) as pool:
-            return pool.submit(asyncio.run, self.run()).result()
+        return run_blocking(self.run())
 
     def runs_inline(self) -> bool:
         """Whether ``execute`` can drive this run without an event loop (see there)."""
