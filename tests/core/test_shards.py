@@ -241,3 +241,53 @@ def test_the_progress_display_counts_every_ranges_cases(tmp_path):
     assert (passed, first, last) == (40, 1, 40) and calls > 21  # shown while waiting for the forked range
     passed, first, last, calls = _progress(tmp_path, "forked", "break")
     assert (passed, last) == (40, 40)  # a range run again here is not counted twice
+
+
+_SLOW_RANGE = """
+import time
+from agentunit.core.engine import Engine, RunOptions
+from agentunit.store.sqlite import Store
+from agentunit.suite import suite_from_dict
+import agentunit.core.shards as shards
+slow = shards._run_range
+def stuck(engine, run_id, jobs, stop):
+    if stop is None:  # the forked range
+        time.sleep(60)
+    slow(engine, run_id, jobs, stop)
+shards._run_range = stuck
+suite = suite_from_dict({"name": "k", "target": {"type": "echo"},
+                         "cases": [{"id": f"c{i}", "prompt": "p", "metrics": [{"metric": "contains", "value": "p"}]}
+                                   for i in range(4)]})
+suite.validate()
+Engine(suite, Store("k.db"), RunOptions(processes=2)).execute()
+"""
+
+
+def test_a_forked_range_ends_with_its_parent(tmp_path):
+    import os
+    import signal
+    import time
+
+    parent = subprocess.Popen([sys.executable, "-c", _SLOW_RANGE], cwd=tmp_path)
+    children: list[int] = []
+    deadline = time.monotonic() + 60
+    while not children and time.monotonic() < deadline:
+        time.sleep(0.05)
+        try:
+            children = [int(p) for p in Path(f"/proc/{parent.pid}/task/{parent.pid}/children").read_text().split()]
+        except OSError:
+            break
+    assert children, "the run did not fork"
+    os.kill(parent.pid, signal.SIGKILL)
+    parent.wait()
+    deadline = time.monotonic() + 10
+    while _running(children[0]) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _running(children[0])
+
+
+def _running(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"  # a zombie has ended
+    except OSError:
+        return False

@@ -156,6 +156,7 @@ def _child(engine: Engine, run_id: str, first: int, stop: int | None, place: Pat
         from agentunit.store.sqlite import Store
 
         signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C stops the parent, which ends this one
+        _end_with_parent()
         # The parent's connection is never used, closed or collected here (SQLite forbids it after a fork).
         parent_spool, parent_store = engine._report_spool, engine.store
         store = Store(parent_store.path)
@@ -179,6 +180,18 @@ def _child(engine: Engine, run_id: str, first: int, stop: int | None, place: Pat
         os.write(2, traceback.format_exc().encode("utf-8", "replace"))
     finally:
         os._exit(code)
+
+
+def _end_with_parent() -> None:  # pragma: no cover - runs in the forked process
+    """Have the kernel kill this process when its parent ends (killed, say), so no range runs on alone."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() == 1:  # the parent ended before the request was made
+        os._exit(1)
 
 
 def _in_memory(path: Any) -> bool:
