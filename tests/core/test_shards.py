@@ -115,7 +115,14 @@ def _engine(tmp_path, count=10, **options):
     return engine
 
 
-def test_where_a_run_is_split(tmp_path, monkeypatch):
+@pytest.fixture
+def one_thread(monkeypatch):
+    """This process counts as single-threaded (another test may have left a thread running): only the
+    condition a test looks at decides."""
+    monkeypatch.setattr(shards.threading, "active_count", lambda: 1)
+
+
+def test_where_a_run_is_split(tmp_path, monkeypatch, one_thread):
     monkeypatch.setattr(shards, "usable_cpus", lambda: 8)
     assert shards.shard_bounds(_engine(tmp_path, processes=3)) == [3, 6]
     assert shards.shard_bounds(_engine(tmp_path, processes=1)) is None
@@ -126,7 +133,8 @@ def test_where_a_run_is_split(tmp_path, monkeypatch):
     assert shards.shard_bounds(_engine(tmp_path, 2, processes=5)) == [1]
 
 
-def test_runs_that_are_not_split(tmp_path, monkeypatch):
+def test_runs_that_are_not_split(tmp_path, monkeypatch, one_thread):
+    assert shards.shard_bounds(_engine(tmp_path, processes=2)) == [5]  # split, unless one thing below differs
     engine = _engine(tmp_path, processes=2)
     engine._inline = False
     assert shards.shard_bounds(engine) is None  # something may suspend: an event loop, one process
