@@ -128,7 +128,7 @@ def _shown(db: Path | str) -> str:
 @click.option("--ray-workers", type=_COUNT, default=None, help="Ray actors running cases (default: one per CPU).")
 @click.option("--processes", type=_COUNT, default=None,
               help="Processes a run that calls no model or service (echo, recorded outputs) is split across "
-                   "(default: one per CPU, up to 4, from 2,000 cases on; 1: this process only).")
+                   "(default: one per CPU, up to 4, from 1,000 cases on; 1: this process only).")
 def run(suite: Path | None, jobs: int | None, repeat: int | None, no_cache: bool, resume: str | None, db: Path | str,
         output: Path | None, junit: Path | None, markdown: Path | None, html: Path | None,
         filter_: str | None, timeout: float | None, allow_unmeasured: bool, quiet: bool, dry_run: bool,

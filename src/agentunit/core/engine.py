@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     from agentunit.reporting.spool import ReportSpool
 
 DEFAULT_CASE_TIMEOUT_S = 300.0
-SHARDED_FROM = 2_000  # validated cases from which a run that awaits nothing is split across processes by default
+SHARDED_FROM = 1_000  # validated cases from which a run that awaits nothing is split across processes by default
 _NO_SECRETS: frozenset[str] = frozenset()
 _HAS_TIMEOUT_CM = sys.version_info >= (3, 11)  # asyncio.timeout()
 if sys.version_info >= (3, 11):
@@ -69,7 +69,7 @@ class RunOptions:
         executor: runs the cases elsewhere and hands their values back to be stored here (an object with
             ``async drain(engine, run_id, jobs)``, e.g. ``agentunit.scale.RayExecutor``); None: in this process.
         processes: processes a run that awaits nothing is split across (``--processes``; None: one per
-            usable CPU, up to 4, from 2,000 cases on; see ``agentunit.core.shards``).
+            usable CPU, up to 4, from 1,000 cases on; see ``agentunit.core.shards``).
     """
 
     concurrency: int = 8

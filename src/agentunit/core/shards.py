@@ -2,7 +2,7 @@
 
 A run driven without an event loop (the echo target or recorded outputs, metrics without
 ``evaluate_async``: ``Engine.runs_inline``) spends its time in Python, on one core. From
-``SHARDED_FROM`` (2,000) validated cases on it is split into contiguous ranges of cases: forked processes
+``SHARDED_FROM`` (1,000) validated cases on it is split into contiguous ranges of cases: forked processes
 each run one range while this process runs the first. Each writes its rows into the run's SQLite database
 through a connection of its own (WAL: writers take turns per batch; every query that reads results back
 orders them, so the order rows were written in does not show), and its report lines into a spool of its
