@@ -100,6 +100,7 @@ def evaluate(
     judge: dict[str, Any] | Any = None,
     allow_unmeasured: bool = False,
     calibration: str | Path | None = None,
+    processes: int | None = 1,
 ) -> RunResult:
     """Run a suite (a file path, a suite dict or a Suite) or a list of cases, and return the results.
 
@@ -117,6 +118,9 @@ def evaluate(
             counted as unmeasured, never as passed); also the suite option ``allow_unmeasured``.
         calibration: a calibration file (``agentunit calibrate --write``) replacing the suite's
             ``calibration:``; applied when it was fitted with the run's judge, else a warning says so.
+        processes: split a run that calls nothing and awaits nothing (echo, recorded outputs, deterministic
+            checks) into a SQLite file across this many processes, forked from this one (None: as
+            ``agentunit run`` decides; 1, the default: this process only, never forked from a caller's).
     """
     built = _build_suite(suite, cases, metrics, name)
     service = None
@@ -148,6 +152,7 @@ def evaluate(
     target_obj = _target(target, built)
     store = Store(db)
     options = RunOptions(concurrency=concurrency, repeat=repeat, timeout=timeout, cache=cache, filter=filter,
+                         processes=processes,
                          allow_unmeasured=allow_unmeasured or bool(built.options.get("allow_unmeasured", False)))
     return _run(Engine(built, store, options, target=target_obj, judge=service))
 

@@ -299,3 +299,16 @@ def _running(pid: int) -> bool:
         return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"  # a zombie has ended
     except OSError:
         return False
+
+
+def test_the_python_api_forks_only_when_asked(tmp_path, monkeypatch, one_thread):
+    from agentunit import evaluate
+
+    split = []
+    monkeypatch.setattr(shards, "run_sharded",
+                        lambda engine, run_id, jobs, bounds: (split.append(bounds), shards._run_range(engine, run_id,
+                                                                                                      jobs, None)))
+    cases = [{"id": f"c{i}", "prompt": "an item", "metrics": _CHECKS[:1]} for i in range(SHARDED_FROM)]
+    suite = {"name": "api", "target": {"type": "echo"}, "cases": cases}
+    assert evaluate(suite, db=tmp_path / "a.db").passed and split == []  # the caller's process is not forked
+    assert evaluate(suite, db=tmp_path / "b.db", processes=None).passed and len(split) == 1

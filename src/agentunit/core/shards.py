@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from agentunit.core.engine import Engine
     from agentunit.datasets.base import DatasetCase
 
-MAX_PROCESSES = 4  # the copying back runs in this process, after its own range: more processes pay less
+MAX_PROCESSES = 4  # every range is one more writer of the one database, and its lines are taken in here
 _STATE = "state.pickle"
 
 
