@@ -38,6 +38,9 @@ if TYPE_CHECKING:
     from agentunit.datasets.base import DatasetCase
 
 MAX_PROCESSES = 4  # every range is one more writer of the one database, and its lines are taken in here
+# Cases per committed batch while ranges write at once: shorter turns at SQLite's write lock, less waiting
+# (5,000 cases in 2 processes: 0.78 s with the usual 2,000, 0.72 s with 500; 20,000 cases 2.5 → 2.4 s).
+SPLIT_BATCH = 500
 _STATE = "state.pickle"
 
 
@@ -70,7 +73,7 @@ def run_sharded(engine: Engine, run_id: str, jobs: Iterator[tuple[int, DatasetCa
     in each range's report lines and tallies in order (a range whose process failed is run here instead)."""
     folder = Path(tempfile.mkdtemp(prefix="agentunit-shards-"))
     children: list[tuple[int | None, Path, int, int | None]] = []
-    shown = engine.on_progress
+    shown, batch_size = engine.on_progress, engine.store.batch_size
     # Cases done by each forked range, written by its process, read here for the progress display.
     counts = mmap.mmap(-1, 8 * len(bounds)) if shown is not None else None
     try:
@@ -86,6 +89,7 @@ def run_sharded(engine: Engine, run_id: str, jobs: Iterator[tuple[int, DatasetCa
             children.append((pid, place, first, stop))
         if shown is not None and counts is not None:
             engine.on_progress = lambda done, total: shown(done + _counted(counts), total)
+        engine.store.batch_size = min(batch_size, SPLIT_BATCH)
         _run_range(engine, run_id, jobs, bounds[0])
         engine.store.flush()
         for slot, (pid, place, first, stop) in enumerate(children):
@@ -117,6 +121,7 @@ def run_sharded(engine: Engine, run_id: str, jobs: Iterator[tuple[int, DatasetCa
         raise
     finally:
         engine.on_progress = shown
+        engine.store.batch_size = batch_size
         if counts is not None:
             counts.close()
         shutil.rmtree(folder, ignore_errors=True)
@@ -159,7 +164,7 @@ def _child(engine: Engine, run_id: str, first: int, stop: int | None, place: Pat
         _end_with_parent()
         # The parent's connection is never used, closed or collected here (SQLite forbids it after a fork).
         parent_spool, parent_store = engine._report_spool, engine.store
-        store = Store(parent_store.path)
+        store = Store(parent_store.path, batch_size=min(parent_store.batch_size, SPLIT_BATCH))
         spool = parent_spool.for_range(first) if parent_spool is not None else None
         if spool is not None:
             store.listener, store.on_rewrite = spool.add, spool.discard
