@@ -42,6 +42,9 @@ def counted():
         forks.append(pid)
     return pid
 os.fork = counted
+if os.environ.get("SPOOLED"):  # the validated cases go to a spool the ranges replay from their first case
+    import agentunit.suite.model
+    agentunit.suite.model.KEEP_VALIDATED_CASES = 10
 if os.environ.get("BREAK_CHILD") == "early":  # every forked range fails before it stores anything
     shards._child = lambda *args: os._exit(3)
 elif os.environ.get("BREAK_CHILD") == "late":  # ... after storing its rows, before handing over its report lines
@@ -73,7 +76,7 @@ def _stored(db: Path) -> tuple[list, list, list]:
                          " output_hash FROM case_results ORDER BY seq, repeat").fetchall()
     metrics = conn.execute("SELECT * FROM metric_results ORDER BY case_id, repeat, position").fetchall()
     texts = conn.execute("SELECT * FROM texts ORDER BY hash").fetchall()
-    return [row[1:] for row in cases], [row[1:] for row in metrics], texts
+    return cases, [row[1:] for row in metrics], texts  # without the run id
 
 
 def _report(path: Path) -> dict:
@@ -85,11 +88,11 @@ def _report(path: Path) -> dict:
     return report
 
 
-@pytest.mark.parametrize("extra", [(), ("--repeat", "2")])
-def test_a_split_run_stores_and_reports_what_one_process_does(tmp_path, extra):
+@pytest.mark.parametrize(("extra", "env"), [((), {}), (("--repeat", "2"), {}), ((), {"SPOOLED": "1"})])
+def test_a_split_run_stores_and_reports_what_one_process_does(tmp_path, extra, env):
     _suite_file(tmp_path)
     assert _run(tmp_path, "one", 1, *extra) == (0, 1)  # some checks fail: exit 1 both ways
-    assert _run(tmp_path, "three", 3, *extra) == (2, 1)
+    assert _run(tmp_path, "three", 3, *extra, env=env) == (2, 1)
     assert _stored(tmp_path / "three.db") == _stored(tmp_path / "one.db")
     assert _report(tmp_path / "three.json") == _report(tmp_path / "one.json")
     cases, metrics, texts = _stored(tmp_path / "three.db")
