@@ -172,7 +172,7 @@ def run(suite: Path | None, jobs: int | None, repeat: int | None, no_cache: bool
                              timeout=timeout, cache=not no_cache and loaded.options.get("cache", True),
                              resume=resume, filter=filter_,
                              allow_unmeasured=allow_unmeasured or loaded.options.get("allow_unmeasured", False),
-                             executor=case_executor, processes=processes)
+                             executor=case_executor, processes=processes, report_lines=output is not None)
         if not dry_run:  # a dry run sends nothing: the environment may be incomplete
             from agentunit.suite.environment import check_environment
 

@@ -129,3 +129,55 @@ def test_numbers_come_back_as_sqlite_returns_them(tmp_path):
     assert spool.usable and list(spool.lines()) == [stored]
     assert b'"value": null' in stored and b'"latency_ms": 7.0' in stored and b'"threshold": 3.0' in stored
     store.close()
+
+
+def _run_without_lines(tmp_path, cases, name):
+    from agentunit.core.engine import Engine, RunOptions
+    from agentunit.suite import suite_from_dict
+
+    suite = suite_from_dict({"name": "s", "target": {"type": "echo"}, "cases": cases})
+    suite.validate()
+    return Engine(suite, Store(tmp_path / f"{name}.db"), RunOptions(report_lines=False, processes=1)).execute()
+
+
+def test_a_run_without_a_json_report_counts_the_tallies_and_makes_no_lines(tmp_path):
+    from agentunit.reporting.console import run_statistics
+
+    cases = [{"id": f"c{i}", "prompt": f"p{i}", "metrics": [{"metric": "contains", "value": "1"}]} for i in range(30)]
+    result = _run_without_lines(tmp_path, cases, "lean")
+    assert result.spool.usable and not result.spool.with_lines and result.spool._size == 0
+    assert result.spool.statistics() == run_statistics(dataclasses.replace(result, spool=None))
+    write_json(result, tmp_path / "late.json")  # a report asked for anyway reads the database
+    write_json(dataclasses.replace(result, spool=None), tmp_path / "stored.json")
+    assert (tmp_path / "late.json").read_bytes() == (tmp_path / "stored.json").read_bytes()
+
+
+def test_without_lines_a_value_the_database_keeps_as_text_still_leaves_the_statistics_to_it():
+    spool = ReportSpool(lines=False)
+    case_row = ("r1", 0, "a", 0, "passed", 1, 1.0, "p", "o", None, 1.0, 0, None, 0.0, None)
+    metric_row = ("r1", "a", 0, 0, "m", "passed", "0.5", 1, None, 1.0, "ok", None, None, None)  # text in REAL
+    spool.add(case_row, [metric_row], "o")
+    assert not spool.usable
+
+
+def test_the_cli_makes_lines_only_for_a_json_report(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    import agentunit.cli as cli
+
+    made = []
+    real = cli._execute
+
+    def spy(engine, *args, **kwargs):
+        made.append(engine.options.report_lines)
+        return real(engine, *args, **kwargs)
+
+    monkeypatch.setattr(cli, "_execute", spy)
+    suite = tmp_path / "s.json"
+    case = {"id": "a", "prompt": "hi", "metrics": [{"metric": "contains", "value": "hi"}]}
+    suite.write_text(json.dumps({"name": "s", "target": {"type": "echo"}, "cases": [case]}))
+    for extra in ([], ["-o", str(tmp_path / "r.json")]):
+        outcome = CliRunner().invoke(cli.app, ["run", str(suite), "--db", str(tmp_path / "r.db"), "-q", *extra])
+        assert outcome.exit_code == 0, outcome.output
+    assert made == [False, True]
+    assert len(json.loads((tmp_path / "r.json").read_text())["cases"]) == 1

@@ -70,6 +70,9 @@ class RunOptions:
             ``async drain(engine, run_id, jobs)``, e.g. ``agentunit.scale.RayExecutor``); None: in this process.
         processes: processes a run that awaits nothing is split across (``--processes``; None: one per
             usable CPU, up to 4, from 1,000 cases on; see ``agentunit.core.shards``).
+        report_lines: make the JSON report's case lines while cases are stored (False when no JSON report
+            will be written, as ``agentunit run`` without ``--output``: a report written anyway reads the
+            database; the console's statistics are counted either way).
     """
 
     concurrency: int = 8
@@ -81,6 +84,7 @@ class RunOptions:
     allow_unmeasured: bool = False
     executor: Any = None
     processes: int | None = None
+    report_lines: bool = True
 
 
 @dataclass
@@ -471,7 +475,7 @@ class Engine:
             return None
         from agentunit.reporting.spool import ReportSpool
 
-        spool = ReportSpool(self.options.repeat, with_repeat=self.options.repeat > 1)
+        spool = ReportSpool(self.options.repeat, with_repeat=self.options.repeat > 1, lines=self.options.report_lines)
         self.store.listener, self.store.on_rewrite = spool.add, spool.discard
         self._report_spool = spool
         return spool

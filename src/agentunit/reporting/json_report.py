@@ -96,6 +96,6 @@ def _stream(result: Any, handle: IO[bytes]) -> None:
 
 
 def _usable_spool(result: Any) -> Any:
-    """The run's report spool when its lines are the database's (see ReportSpool), else None."""
+    """The run's report spool when it made lines and they are the database's (see ReportSpool), else None."""
     spool = getattr(result, "spool", None)
-    return spool if spool is not None and spool.usable else None
+    return spool if spool is not None and spool.usable and spool.with_lines else None

@@ -54,12 +54,15 @@ class ReportSpool:
         with_repeat: whether report lines carry ``repeat`` (the run's summary has repeat statistics).
         first_place: the place of this spool's first line (a spool of a later range of the run's cases,
             ``for_range``, made in another process and adopted by the run's own spool).
+        lines: make the report lines (False: no JSON report is to be written — the CLI without ``--output`` —
+            so only the tallies are counted; a report written anyway reads the database).
     """
 
-    def __init__(self, repeats: int = 1, *, with_repeat: bool = False, first_place: int = 0):
+    def __init__(self, repeats: int = 1, *, with_repeat: bool = False, first_place: int = 0, lines: bool = True):
         self.repeats = max(1, repeats)
         self.with_repeat = with_repeat
         self.first_place = first_place
+        self.with_lines = lines
         self.usable = True
         self.in_order = True
         self.count = 0
@@ -78,7 +81,7 @@ class ReportSpool:
         if not self.usable:
             return
         try:
-            line = self._line(case_row, metric_rows, output, details)
+            data = self._line(case_row, metric_rows, output, details).encode("utf-8") if self.with_lines else b""
         except _Diverges:
             self.discard()
             return
@@ -92,7 +95,6 @@ class ReportSpool:
         if position <= self._last:
             self.in_order = False
         self._last = max(self._last, position)
-        data = line.encode("utf-8")
         offsets, size = self._offsets, len(data)
         if position == len(offsets):  # the next place, the usual case
             offsets.append(self._size)
@@ -103,15 +105,19 @@ class ReportSpool:
                 offsets.extend([_MISSING] * grow)
                 self._lengths.extend([0] * grow)
             offsets[position], self._lengths[position] = self._size, size
-        self._file.write(data)
-        self._size += size
+        if size:
+            self._file.write(data)
+            self._size += size
         self.count += 1
         if self.in_order:
             add = self.tallies.add
-            for m in metric_rows:
-                passed, value = m[_M_PASSED], m[_M_VALUE]
-                add(m[_M_NAME], m[_M_STATUS], value if type(value) is float and value - value == 0.0
-                    else _finite(_real(value)), None if passed is None else bool(passed))
+            try:
+                for m in metric_rows:
+                    passed, value = m[_M_PASSED], m[_M_VALUE]
+                    add(m[_M_NAME], m[_M_STATUS], value if type(value) is float and value - value == 0.0
+                        else _finite(_real(value)), None if passed is None else bool(passed))
+            except _Diverges:  # a value the database would keep as text (the lines, when made, found it first)
+                self.discard()
 
     def _line(self, row: tuple[Any, ...], metric_rows: list[tuple[Any, ...]], output: str | None,
               details: list[Any] | None = None) -> str:
@@ -151,7 +157,8 @@ class ReportSpool:
 
     def for_range(self, first_case: int) -> ReportSpool:
         """An empty spool, like this one, for the run's cases from index ``first_case`` on."""
-        return ReportSpool(self.repeats, with_repeat=self.with_repeat, first_place=first_case * self.repeats)
+        return ReportSpool(self.repeats, with_repeat=self.with_repeat, first_place=first_case * self.repeats,
+                           lines=self.with_lines)
 
     def export(self, place: Path) -> dict[str, Any]:
         """Write the lines to files in ``place``; return the rest of what ``adopt`` needs (picklable)."""
