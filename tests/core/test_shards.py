@@ -109,9 +109,10 @@ def test_a_range_whose_process_fails_is_run_by_the_parent(tmp_path, when):
     assert _report(tmp_path / "broken.json") == _report(tmp_path / "one.json")
 
 
-def _engine(tmp_path, count=10, **options):
+def _engine(tmp_path, count=10, metrics=None, **options):
     suite = suite_from_dict({"name": "b", "target": {"type": "echo"},
-                             "cases": [{"id": f"c{i}", "prompt": "p", "metrics": _CHECKS[:1]} for i in range(count)]})
+                             "cases": [{"id": f"c{i}", "prompt": "p", "metrics": _CHECKS[:1] + (metrics or [])}
+                                       for i in range(count)]})
     suite.validate()
     engine = Engine(suite, Store(tmp_path / "b.db"), RunOptions(**options))
     engine._inline = True
@@ -315,3 +316,22 @@ def test_the_python_api_forks_only_when_asked(tmp_path, monkeypatch, one_thread)
     suite = {"name": "api", "target": {"type": "echo"}, "cases": cases}
     assert evaluate(suite, db=tmp_path / "a.db").passed and split == []  # the caller's process is not forked
     assert evaluate(suite, db=tmp_path / "b.db", processes=None).passed and len(split) == 1
+
+
+def test_metrics_that_may_keep_state_across_cases_keep_the_run_in_one_process(tmp_path, one_thread):
+    from agentunit.metrics import Metric
+    from agentunit.metrics.registry import register_metric, restored
+
+    class Counting(Metric):  # a user's metric may count anything across cases
+        def evaluate(self, case, trace, outcome):
+            return self.result(1.0)
+
+    assert shards.shard_bounds(_engine(tmp_path, processes=2, metrics=["is-json"])) == [5]  # agentunit's own
+    budget = {"metric": "privacy_budget", "config": {"total_budget": 5}}  # spent across the run's cases
+    assert shards.shard_bounds(_engine(tmp_path, processes=2, metrics=[budget])) is None
+    assert shards.shard_bounds(_engine(tmp_path, processes=2, metrics=[{"metric": "python", "value": "1.0"}])) is None
+    # A model-backed metric that scores without awaiting would load its model in every process.
+    assert shards.shard_bounds(_engine(tmp_path, processes=2, metrics=["audio-language"])) is None
+    with restored():
+        register_metric("counting", Counting)
+        assert shards.shard_bounds(_engine(tmp_path, processes=2, metrics=["counting"])) is None

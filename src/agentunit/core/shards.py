@@ -1,7 +1,10 @@
 """A large run that awaits nothing, split across processes (``--processes``; issue 20).
 
 A run driven without an event loop (the echo target or recorded outputs, metrics without
-``evaluate_async``: ``Engine.runs_inline``) spends its time in Python, on one core. From
+``evaluate_async``: ``Engine.runs_inline``) spends its time in Python, on one core. When its metrics are
+agentunit's own deterministic ones that keep no state across cases (``Suite.splittable``: no user metric
+class, no ``python`` check, no model-backed metric, no ``privacy_budget``, whose budget is spent across the
+run), it can be split. From
 ``SHARDED_FROM`` (1,000) validated cases on it is split into contiguous ranges of cases: forked processes
 each run one range while this process runs the first. Each writes its rows into the run's SQLite database
 through a connection of its own (WAL: writers take turns per batch; every query that reads results back
@@ -60,7 +63,8 @@ def shard_bounds(engine: Engine) -> list[int] | None:
     wanted = options.processes
     if wanted is None:  # below SHARDED_FROM cases, forking costs more than a second core saves
         wanted = min(MAX_PROCESSES, usable_cpus()) if cases is not None and cases >= SHARDED_FROM else 1
-    if (wanted <= 1 or not cases or cases < 2 or not engine._inline or options.resume or options.executor is not None
+    if (wanted <= 1 or not cases or cases < 2 or not engine._inline or not getattr(engine.suite, "splittable", False)
+            or options.resume or options.executor is not None
             or sys.platform != "linux" or threading.active_count() != 1
             or getattr(engine.store, "dialect", None) != "sqlite" or _in_memory(engine.store.path)):
         return None

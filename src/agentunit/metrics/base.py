@@ -104,6 +104,9 @@ class Metric:
     """
 
     name: ClassVar[str] = "metric"
+    # True for a metric whose result depends on the cases scored before it in the run (``run_state``): such a
+    # run is never split across processes (agentunit.core.shards), which would give each range its own state.
+    keeps_run_state: ClassVar[bool] = False
     info: ClassVar[MetricInfo | None] = None
 
     def __init__(

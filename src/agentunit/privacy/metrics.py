@@ -169,6 +169,8 @@ class PrivacyBudgetMetric(Metric):
     Each run starts a fresh budget; outside a run the instance keeps the count (``reset()`` clears it).
     """
 
+    keeps_run_state = True  # the budget is spent case after case across the run
+
     def __init__(self, value: Any = None, *, total_budget: float = 10.0, warn_threshold: float = 0.8, **base: Any):
         super().__init__(value, config=keyword_config({"total_budget": total_budget, "warn_threshold": warn_threshold},
                                                 base), **base)

@@ -64,6 +64,9 @@ class Suite:
     # Set by validate(): no case's metric can suspend (none has ``evaluate_async``, none is a spec built
     # only at run time), so a run with a target that does no I/O needs no event loop (Engine.execute).
     awaits_nothing: bool = field(default=False, repr=False)
+    # Also set by validate(): every metric is one of agentunit's own that keeps no state across cases (no user
+    # or script code that might), so a run may be split across processes (agentunit.core.shards).
+    splittable: bool = field(default=False, repr=False)
     _validated: list[DatasetCase] | None = field(default=None, repr=False)
     _spooled: CaseSpool | None = field(default=None, repr=False)  # the validated cases of a large suite
     _calibrator: Calibrator | None = field(default=None, repr=False)
@@ -173,7 +176,7 @@ class Suite:
         """Use ``calibration`` (read from ``source``) for the cases built from now on; None: none."""
         self.calibration, self.calibration_source = calibration, source
         self._calibrator, self._validated = None, None
-        self.awaits_nothing = False  # the cases built from now on were not looked at
+        self.awaits_nothing = self.splittable = False  # the cases built from now on were not looked at
         self._drop_spool()
 
     def calibration_note(self) -> str | None:
@@ -220,13 +223,15 @@ class Suite:
         kept: list[DatasetCase] | None = []
         spool: CaseSpool | None = None
         self._drop_spool()
-        self.awaits_nothing = False
-        awaits = False
+        self.awaits_nothing = self.splittable = False
+        awaits, splittable = False, True
         unanswerable, first_unanswerable = 0, None
         for case, where in self._located_cases():
             count += 1
             if not awaits:
                 awaits = _may_await(case.metrics)
+            if splittable:
+                splittable = _stateless(case.metrics)
             if kept is not None:
                 kept.append(case)
                 if len(kept) > KEEP_VALIDATED_CASES:  # a large suite: its cases go to a spool the run replays
@@ -258,7 +263,7 @@ class Suite:
             spool.seal()
         self.case_count = count
         self._validated, self._spooled = kept, spool
-        self.awaits_nothing = not awaits
+        self.awaits_nothing, self.splittable = not awaits, splittable
         return count
 
     def _spool(self, cases: list[DatasetCase]) -> CaseSpool | None:
@@ -377,6 +382,26 @@ def _may_await(metrics: list[Any]) -> bool:
         if getattr(metric, "evaluate_async", None) is not None or not callable(getattr(metric, "evaluate", None)):
             return True
     return False
+
+
+def _stateless(metrics: list[Any]) -> bool:
+    """Whether every metric is one of agentunit's own deterministic ones that neither runs the suite's code
+    nor keeps state across cases (a user's metric class, or a ``python`` check, might keep anything; a
+    model-backed one would load its model in every process)."""
+    for metric in metrics:
+        kind = type(metric)
+        known = _STATELESS.get(kind)
+        if known is None:
+            info = getattr(kind, "info", None)
+            known = _STATELESS[kind] = (kind.__module__.startswith("agentunit.") and info is not None
+                                        and info.family != "script" and info.model is None
+                                        and not getattr(kind, "keeps_run_state", False))
+        if not known:
+            return False
+    return True
+
+
+_STATELESS: dict[type, bool] = {}  # by metric class: what _stateless found
 
 
 def _id_hash(case_id: str) -> int:
