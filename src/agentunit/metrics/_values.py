@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import json
 import re
 from collections.abc import Iterator
@@ -38,6 +37,8 @@ def as_list(value: Any, what: str = "value") -> list[str]:
     if isinstance(value, list):
         items = [as_text(v) for v in value]
     elif isinstance(value, str):
+        import csv  # only for a list written as text
+
         try:
             rows = list(csv.reader([value], skipinitialspace=True, strict=True))
         except csv.Error as exc:

@@ -9,7 +9,6 @@ names and the kebab-case names of the declarative format both resolve; any name 
 from __future__ import annotations
 
 import contextlib
-import difflib
 import importlib
 import inspect
 import os
@@ -258,6 +257,8 @@ def write_index(path: str | None = None) -> None:
 
 def suggest(name: str, n: int = 3) -> list[str]:
     """Closest registered names (canonical and aliases), for did-you-mean messages."""
+    import difflib  # only for an unknown name
+
     _load_catalog()
     norm = normalize(name)
     negated = norm.startswith(NOT_PREFIX)

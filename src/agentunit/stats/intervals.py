@@ -9,7 +9,6 @@ import math
 import random
 from array import array
 from collections.abc import Sequence
-from statistics import NormalDist
 from typing import Any
 
 # Above this many values the bootstrap distribution of a mean is normal to well within its own
@@ -22,6 +21,8 @@ _PURE_PYTHON_MAX = 1_000
 def z_value(confidence: float) -> float:
     """The two-sided standard-normal quantile z = Φ⁻¹(1 − (1 − confidence)/2) (1.95996… for 0.95)."""
     _check_confidence(confidence)
+    from statistics import NormalDist  # imported when an interval is first asked for
+
     return NormalDist().inv_cdf(1.0 - (1.0 - confidence) / 2.0)
 
 

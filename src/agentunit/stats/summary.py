@@ -6,7 +6,6 @@ from __future__ import annotations
 import math
 from array import array
 from collections.abc import Iterable, Iterator, Mapping
-from fractions import Fraction
 from typing import Any
 
 from agentunit.stats.agreement import flakiness, krippendorff_alpha
@@ -146,6 +145,8 @@ class Scores:
 
 def _exact_sum(weighted: Iterable[tuple[float, int]]) -> float:
     """Σ c·v over (v, c) pairs, exact, rounded once: ``math.fsum`` of the values repeated c times."""
+    from fractions import Fraction  # only past NORMAL_ABOVE values: not in a short run's start-up
+
     return float(sum((Fraction(v) * c for v, c in weighted), Fraction(0)))
 
 

@@ -7,8 +7,6 @@ that splits. Each problem names file, line and field.
 
 from __future__ import annotations
 
-import difflib
-import shlex
 from pathlib import Path
 from typing import Any
 
@@ -230,6 +228,8 @@ def check_target(target: Any, problems: Problems, at: tuple[Any, ...] = ("target
         return None
     kind = target.get("type")
     if not isinstance(kind, str) or kind not in TARGET_FIELDS:
+        import difflib  # only for an unknown target kind
+
         close = difflib.get_close_matches(kind, list(TARGET_FIELDS), n=1) if isinstance(kind, str) else []
         problems.error(f"unknown target type {kind!r}" if isinstance(kind, str) else
                        f"target type must be a name, got {shown(kind)}", (*at, "type"),
@@ -325,6 +325,8 @@ def _python_function(spec: Any, problems: Problems, at: tuple[Any, ...] = ("targ
 
 def _argv_splits(argv: str, problems: Problems, at: tuple[Any, ...] = ("target",)) -> bool:
     try:
+        import shlex  # only for a command target
+
         if shlex.split(argv):
             return True
         problems.error("argv is empty", (*at, "argv"), suggestion="name the program to run")

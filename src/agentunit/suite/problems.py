@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -68,6 +67,8 @@ class Problems:
         advertised = sorted(set(allowed) - {MISSPELLED_EXPECTED})
         for key in data:
             if key not in allowed:
+                import difflib  # only for a misspelled key: not on a valid suite's path
+
                 close = difflib.get_close_matches(str(key), advertised, n=1, cutoff=0.6)
                 self.error(f"unknown {what} field {key!r}", (*key_path, key), file=file, line=line,
                            suggestion=f"did you mean {close[0]!r}?" if close else f"allowed: {', '.join(advertised)}")

@@ -8,7 +8,6 @@ Python to read, CSV fields over ``MAX_CSV_FIELD_CHARS`` — is a problem with a 
 
 from __future__ import annotations
 
-import csv
 import json
 import re
 from collections.abc import Iterator
@@ -114,6 +113,8 @@ def _jsonl(path: Path, file: str, problems: Problems) -> Iterator[RawCase]:
 
 
 def _csv(path: Path, file: str, problems: Problems) -> Iterator[RawCase]:
+    import csv  # only for a .csv cases file
+
     if csv.field_size_limit() < MAX_CSV_FIELD_CHARS:
         csv.field_size_limit(MAX_CSV_FIELD_CHARS)  # process-wide, and only ever raised
     with path.open(encoding="utf-8", newline="") as handle:

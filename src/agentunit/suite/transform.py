@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import ast
 import builtins
-import importlib.util
 import json
 import re
 from dataclasses import dataclass
@@ -120,6 +119,8 @@ def _file_function(reference: str, base_dir: Path | None) -> Any:
         raise TransformError(f"file {path_text!r} is not a .py file")
     if not path.is_file():
         raise TransformError(f"file {path_text!r} not found (looked in {path.parent})")
+    import importlib.util  # only for a transform read from a file
+
     spec = importlib.util.spec_from_file_location(f"agentunit_transform_{path.stem}", path)
     if spec is None or spec.loader is None:
         raise TransformError(f"cannot load {path_text!r}")

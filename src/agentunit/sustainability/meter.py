@@ -20,9 +20,7 @@ records how many were in flight.
 
 from __future__ import annotations
 
-import glob
 import os
-import resource
 import threading
 import time
 from dataclasses import asdict, dataclass, field
@@ -87,6 +85,8 @@ def measured_elsewhere(resources: dict[str, Any]) -> bool:
 
 
 def _rapl_files() -> list[str]:
+    import glob  # here: a run without a sustainability metric never reads RAPL
+
     files = []
     for path in sorted(glob.glob(_RAPL_GLOB)):
         try:
@@ -155,6 +155,8 @@ def _tree_cpu_and_rss() -> tuple[float, int]:
 
 
 def _exited_children_cpu() -> float:
+    import resource
+
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     return usage.ru_utime + usage.ru_stime
 
