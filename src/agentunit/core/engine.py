@@ -2,7 +2,9 @@
 
 asyncio with ``concurrency`` workers pulling from one shared case stream (cases are never all in
 memory); a target failure or timeout errors that case and the run goes on; target replies are
-cached by request hash (keeping their original latency); ``resume`` skips committed cases.
+cached by request hash (keeping their original latency); ``resume`` skips committed cases. A run in
+which nothing can suspend (``Engine.runs_inline``) is driven without an event loop, and a large one is
+split across processes (``agentunit.core.shards``).
 """
 
 from __future__ import annotations
