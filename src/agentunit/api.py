@@ -154,11 +154,8 @@ def evaluate(
     options = RunOptions(concurrency=concurrency, repeat=repeat, timeout=timeout, cache=cache, filter=filter,
                          processes=processes,
                          allow_unmeasured=allow_unmeasured or bool(built.options.get("allow_unmeasured", False)))
-    return _run(Engine(built, store, options, target=target_obj, judge=service))
-
-
-def _run(engine: Engine) -> RunResult:
-    return engine.execute()  # in a helper thread when called inside an event loop (a notebook, an async test)
+    # In a helper thread when called inside an event loop (a notebook, an async test).
+    return Engine(built, store, options, target=target_obj, judge=service).execute()
 
 
 def _build_suite(suite: Any, cases: Any, metrics: Any, name: str) -> Suite:

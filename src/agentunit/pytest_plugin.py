@@ -23,7 +23,7 @@ import pytest
 from agentunit.errors import AgentUnitError, SuiteError
 
 if TYPE_CHECKING:  # the engine is imported when a suite item runs, not when pytest starts
-    from agentunit.core.engine import Engine, RunResult
+    from agentunit.core.engine import Engine
     from agentunit.datasets.base import DatasetCase
     from agentunit.store.sqlite import Store
     from agentunit.suite.model import Suite
@@ -124,7 +124,7 @@ class SuiteCase(pytest.Item):
         engine = _one_case_engine(self.suite, session_store(config), RunOptions(
             concurrency=1, timeout=self.suite.options.get("timeout"), cache=bool(self.suite.options.get("cache", True)),
             allow_unmeasured=allow), self.case, self.repeat)
-        run = _run(engine)
+        run = engine.execute()  # in a helper thread when a loop already runs here (an async test)
         self.result = next(run.iter_cases(), None)
         if self.result is None:
             raise CaseFailed(f"case {self.case.id!r} produced no result")
@@ -151,10 +151,6 @@ def _one_case_engine(suite: Suite, store: Store, options: Any, case: DatasetCase
             yield 0, case, repeat
 
     return OneCase(suite, store, options, target=suite.build_target())
-
-
-def _run(engine: Engine) -> RunResult:
-    return engine.execute()  # in a helper thread when a loop already runs here (an async test)
 
 
 def failure_message(result: dict[str, Any]) -> str:

@@ -309,6 +309,7 @@ def test_the_python_api_forks_only_when_asked(tmp_path, monkeypatch, one_thread)
     from agentunit import evaluate
 
     split = []
+    monkeypatch.setattr(shards, "usable_cpus", lambda: 2)  # the default split needs a second CPU
     monkeypatch.setattr(shards, "run_sharded",
                         lambda engine, run_id, jobs, bounds: (split.append(bounds), shards._run_range(engine, run_id,
                                                                                                       jobs, None)))

@@ -48,7 +48,7 @@ DEFAULT_CASE_TIMEOUT_S = 300.0
 SHARDED_FROM = 1_000  # validated cases from which a run that awaits nothing is split across processes by default
 _NO_SECRETS: frozenset[str] = frozenset()
 _HAS_TIMEOUT_CM = sys.version_info >= (3, 11)  # asyncio.timeout()
-if sys.version_info >= (3, 11):
+if _HAS_TIMEOUT_CM:
     # asyncio.TimeoutError is the built-in one since 3.11: a run that awaits nothing does not import asyncio
     _TimedOut: type[BaseException] = TimeoutError
 else:  # pragma: no cover - Python 3.10

@@ -166,7 +166,8 @@ def _child(engine: Engine, run_id: str, first: int, stop: int | None, place: Pat
 
         signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C stops the parent, which ends this one
         _end_with_parent()
-        # The parent's connection is never used, closed or collected here (SQLite forbids it after a fork).
+        # The parent's connection is never used or closed here (SQLite forbids it after a fork); this frame keeps
+        # it referenced, so not collected either, until os._exit.
         parent_spool, parent_store = engine._report_spool, engine.store
         store = Store(parent_store.path, batch_size=min(parent_store.batch_size, SPLIT_BATCH))
         spool = parent_spool.for_range(first) if parent_spool is not None else None
@@ -181,7 +182,7 @@ def _child(engine: Engine, run_id: str, first: int, stop: int | None, place: Pat
                                  "spool": spool.export(place) if spool is not None else None}
         with open(place / _STATE, "wb") as file:
             pickle.dump(state, file, protocol=pickle.HIGHEST_PROTOCOL)
-        code = 0 if parent_store is not None else 1
+        code = 0
     except BaseException:
         import traceback
 
