@@ -55,8 +55,11 @@ def _both_reports(result, tmp_path):
 
 @pytest.mark.parametrize("concurrency", [1, 8])
 @pytest.mark.parametrize("repeat", [1, 3])
-def test_spooled_report_is_the_stored_report(tmp_path, concurrency, repeat):
+@pytest.mark.parametrize("read_block", [None, 700])
+def test_spooled_report_is_the_stored_report(tmp_path, monkeypatch, concurrency, repeat, read_block):
     random.seed(concurrency * 10 + repeat)
+    if read_block is not None:  # lines cut across blocks, longer than a block, read back out of order
+        monkeypatch.setattr("agentunit.reporting.spool._READ_BLOCK", read_block)
     with restored():
         register_metric("odd-values", _OddValues)
         result = evaluate(cases=_cases(), target=_slow_echo, db=tmp_path / "r.db", concurrency=concurrency,

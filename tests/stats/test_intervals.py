@@ -92,3 +92,11 @@ def test_bootstrap_edge_cases_and_determinism():
     for bad in ([], [1.0, float("nan")]):
         with pytest.raises(ValueError):
             bootstrap_mean_interval(bad)
+
+
+@pytest.mark.parametrize("confidence", [0.8, 0.9, 0.95, 0.99, 0.999])
+def test_z_value_is_normal_dists_quantile_exactly(confidence):
+    from statistics import NormalDist
+
+    # 0.95 is a stored constant (no statistics import at run time): it must be NormalDist's own value.
+    assert intervals_module.z_value(confidence) == NormalDist().inv_cdf(1.0 - (1.0 - confidence) / 2.0)

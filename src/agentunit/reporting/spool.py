@@ -32,6 +32,7 @@ from agentunit.stats.summary import MetricTallies
 from agentunit.store.text import encodable, to_json
 
 _MISSING = -1
+_READ_BLOCK = 1 << 20  # bytes of spooled lines read at once for the report
 _LINES, _PLACES = "report-lines.bin", "report-places.bin"  # what export() writes for adopt()
 _INFINITY = float("inf")
 _encode_string = json.encoder.encode_basestring  # what json.dumps uses with ensure_ascii=False
@@ -213,9 +214,16 @@ class ReportSpool:
         """Every stored case's report line (UTF-8), in suite order."""
         self._file.flush()
         fd = self._file.fileno()
+        # Lines stored one after another (the usual case) are read a block at a time and cut apart here:
+        # one read per line cost ~3 µs a case.
+        block, start, end = b"", 0, 0
         for offset, length in zip(self._offsets, self._lengths, strict=True):
-            if offset != _MISSING:
-                yield os.pread(fd, length, offset)
+            if offset == _MISSING:
+                continue
+            if not start <= offset <= offset + length <= end:
+                block, start = os.pread(fd, max(length, _READ_BLOCK), offset), offset
+                end = start + len(block)
+            yield block[offset - start:offset - start + length]
 
     def statistics(self) -> dict[str, Any] | None:
         """``run_statistics``'s ``{"metrics": …}`` from the tallies; None when they cannot stand in for it
