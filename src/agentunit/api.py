@@ -118,9 +118,10 @@ def evaluate(
             counted as unmeasured, never as passed); also the suite option ``allow_unmeasured``.
         calibration: a calibration file (``agentunit calibrate --write``) replacing the suite's
             ``calibration:``; applied when it was fitted with the run's judge, else a warning says so.
-        processes: split a run that calls nothing and awaits nothing (echo, recorded outputs, deterministic
-            checks) into a SQLite file across this many processes, forked from this one (None: as
-            ``agentunit run`` decides; 1, the default: this process only, never forked from a caller's).
+        processes: validate the suite's cases, and split a run that calls nothing and awaits nothing (echo,
+            recorded outputs, deterministic checks) into a SQLite file, across this many processes forked from
+            this one (None: as ``agentunit run`` decides; 1, the default: this process only, never forked
+            from a caller's).
     """
     built = _build_suite(suite, cases, metrics, name)
     service = None
@@ -141,7 +142,7 @@ def evaluate(
         except CalibrationFileError as exc:
             raise CalibrationFileError(f"{calibration}:{exc.line or 1}: {exc}", line=exc.line,
                                        key_path=exc.key_path) from None
-    built.validate(require_target=target is None)
+    built.validate(require_target=target is None, processes=processes)
     if target is None:  # the suite's own target: an unset ${ENV} it reads is one SuiteError, before any call
         from agentunit.suite.environment import check_environment
 

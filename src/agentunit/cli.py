@@ -127,8 +127,9 @@ def _shown(db: Path | str) -> str:
               help="Ray cluster: auto, ray://HOST:PORT or HOST:PORT (default: RAY_ADDRESS, else a local Ray).")
 @click.option("--ray-workers", type=_COUNT, default=None, help="Ray actors running cases (default: one per CPU).")
 @click.option("--processes", type=_COUNT, default=None,
-              help="Processes a run that calls no model or service (echo, recorded outputs) is split across "
-                   "(default: one per CPU, up to 4, from 1,000 cases on; 1: this process only).")
+              help="Processes that validate the suite's cases and run them when the run calls no model or "
+                   "service (echo, recorded outputs) (default: one per CPU, up to 4, from 1,000 cases on; 1: this "
+                   "process only).")
 def run(suite: Path | None, jobs: int | None, repeat: int | None, no_cache: bool, resume: str | None, db: Path | str,
         output: Path | None, junit: Path | None, markdown: Path | None, html: Path | None,
         filter_: str | None, timeout: float | None, allow_unmeasured: bool, quiet: bool, dry_run: bool,
@@ -164,7 +165,7 @@ def run(suite: Path | None, jobs: int | None, repeat: int | None, no_cache: bool
     with _suite_problems(suite):
         loaded = load_suite(suite, calibration=calibration)
         _freeze_heap()  # the suite's data
-        total = loaded.validate(require_target=True)
+        total = loaded.validate(require_target=True, processes=processes)
         for warning in loaded.problems.warning_texts():
             sys.stderr.write(warning + "\n")
         repeat = repeat or loaded.options.get("repeat", 1)

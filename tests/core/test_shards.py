@@ -34,12 +34,12 @@ _RUN = """
 import os, sys
 import agentunit.core.shards as shards
 from agentunit.cli import main
-forks = []
+forks, helpers = [], []  # the run's ranges, and the processes helping to validate the suite (suite.split)
 real_fork = os.fork
 def counted():
     pid = real_fork()
     if pid:
-        forks.append(pid)
+        (forks if sys._getframe(1).f_globals["__name__"] == "agentunit.core.shards" else helpers).append(pid)
     return pid
 os.fork = counted
 if os.environ.get("SPOOLED"):  # the validated cases go to a spool the ranges replay from their first case
@@ -54,18 +54,19 @@ sys.argv = ["agentunit", "run", "suite.json", "--db", sys.argv[1] + ".db", "-o",
 try:
     main()
 except SystemExit as exit:
-    print(len(forks), exit.code)
+    print(len(forks), exit.code, len(helpers))
 """
 
 
-def _run(tmp_path: Path, name: str, processes: int, *extra: str, env: dict | None = None) -> tuple[int, int]:
+def _run(tmp_path: Path, name: str, processes: int, *extra: str, env: dict | None = None) -> tuple[int, int, int]:
+    """(forked ranges, exit code, helpers forked to validate the suite) of one CLI run in a fresh interpreter."""
     import os
 
     done = subprocess.run([sys.executable, "-c", _RUN, name, str(processes), *extra], capture_output=True,
                           text=True, timeout=300, cwd=tmp_path, env={**os.environ, **(env or {})})
     assert done.returncode == 0, done.stderr
-    forks, code = done.stdout.split()
-    return int(forks), int(code)
+    forks, code, helpers = done.stdout.split()
+    return int(forks), int(code), int(helpers)
 
 
 def _stored(db: Path) -> tuple[list, list, list]:
@@ -91,8 +92,8 @@ def _report(path: Path) -> dict:
 @pytest.mark.parametrize(("extra", "env"), [((), {}), (("--repeat", "2"), {}), ((), {"SPOOLED": "1"})])
 def test_a_split_run_stores_and_reports_what_one_process_does(tmp_path, extra, env):
     _suite_file(tmp_path)
-    assert _run(tmp_path, "one", 1, *extra) == (0, 1)  # some checks fail: exit 1 both ways
-    assert _run(tmp_path, "three", 3, *extra, env=env) == (2, 1)
+    assert _run(tmp_path, "one", 1, *extra) == (0, 1, 0)  # some checks fail: exit 1 both ways
+    assert _run(tmp_path, "three", 3, *extra, env=env) == (2, 1, 2)  # validated in three processes too
     assert _stored(tmp_path / "three.db") == _stored(tmp_path / "one.db")
     assert _report(tmp_path / "three.json") == _report(tmp_path / "one.json")
     cases, metrics, texts = _stored(tmp_path / "three.db")
@@ -104,7 +105,7 @@ def test_a_split_run_stores_and_reports_what_one_process_does(tmp_path, extra, e
 def test_a_range_whose_process_fails_is_run_by_the_parent(tmp_path, when):
     _suite_file(tmp_path)
     _run(tmp_path, "one", 1)
-    assert _run(tmp_path, "broken", 2, env={"BREAK_CHILD": when}) == (1, 1)
+    assert _run(tmp_path, "broken", 2, env={"BREAK_CHILD": when}) == (1, 1, 1)
     assert _stored(tmp_path / "broken.db") == _stored(tmp_path / "one.db")
     assert _report(tmp_path / "broken.json") == _report(tmp_path / "one.json")
 
@@ -135,6 +136,17 @@ def test_where_a_run_is_split(tmp_path, monkeypatch, one_thread):
     monkeypatch.setattr(shards, "usable_cpus", lambda: 1)
     assert shards.shard_bounds(_engine(tmp_path, SHARDED_FROM)) is None
     assert shards.shard_bounds(_engine(tmp_path, 2, processes=5)) == [1]
+
+
+def test_ranges_follow_the_ranges_helpers_validated(tmp_path, monkeypatch, one_thread):
+    monkeypatch.setattr("agentunit.core.forking.threading.active_count", lambda: 1)
+    engine = _engine(tmp_path, 40, processes=3)
+    engine.suite.validate(processes=3)
+    starts = engine.suite.range_starts
+    assert len(starts) == 2 and starts != [13, 26]  # this process validated a larger first share
+    assert shards.shard_bounds(engine) == starts
+    engine.options.processes = 2  # another number of ranges: an even split
+    assert shards.shard_bounds(engine) == [20]
 
 
 def test_runs_that_are_not_split(tmp_path, monkeypatch, one_thread):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import heapq
 import itertools
 from array import array
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -69,13 +69,17 @@ class Suite:
     splittable: bool = field(default=False, repr=False)
     _validated: list[DatasetCase] | None = field(default=None, repr=False)
     _spooled: CaseSpool | None = field(default=None, repr=False)  # the validated cases of a large suite
+    # The validated cases after the first range, when helper processes validated them (agentunit.suite.split).
+    _tails: list[CaseSpool] = field(default_factory=list, repr=False)
     _calibrator: Calibrator | None = field(default=None, repr=False)
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled (to Ray workers) without the spool of validated cases, an open temporary file: a copy
         reads its cases from the suite's files, as a large suite did before it had a spool."""
         state = dict(self.__dict__)
-        state["_spooled"] = None
+        state["_spooled"], state["_tails"] = None, []
+        if self._tails:  # the cases kept in memory are only the first range's
+            state["_validated"] = None
         return state
 
     @property
@@ -103,6 +107,9 @@ class Suite:
         if self.prebuilt_cases is not None:
             yield from itertools.islice(self.prebuilt_cases, first, None)
             return
+        if self._tails:
+            yield from self._kept_cases(first)
+            return
         if self._validated is not None:
             yield from itertools.islice(self._validated, first, None)
             return
@@ -112,7 +119,20 @@ class Suite:
         for case, _ in itertools.islice(self._located_cases(), first, None):
             yield case
 
-    def _located_cases(self) -> Iterator[tuple[DatasetCase, Where | None]]:
+    def _kept_cases(self, first: int) -> Iterator[DatasetCase]:
+        """The validated cases from index ``first`` on: the first range's (kept here), then each helper's."""
+        head: Any = self._validated if self._validated is not None else self._spooled
+        for source in (head, *self._tails):
+            size = len(source) if isinstance(source, list) else source.count
+            if first >= size:
+                first -= size
+                continue
+            yield from itertools.islice(source, first, None) if isinstance(source, list) else source.cases(first)
+            first = 0
+
+    def _located_cases(self, raws: Iterator[tuple[int, RawCase]] | None = None
+                       ) -> Iterator[tuple[DatasetCase, Where | None]]:
+        """Build and locate the cases of ``raws`` ((1-based index, raw record); None: every record)."""
         if self.prebuilt_cases is not None:
             for case in self.prebuilt_cases:
                 yield case, None
@@ -123,7 +143,7 @@ class Suite:
         matrix = self.variants
         templated = matrix is not None and bool(matrix.prompts)
         transforms = self.case_transforms
-        for index, raw in enumerate(self._raw_cases(), 1):
+        for index, raw in raws if raws is not None else enumerate(self._raw_cases(), 1):
             where = Where(raw.file, raw.key_path, raw.line, from_data=raw.from_data)
             case = build_case(raw.data, index=index, where=where, defaults=self.defaults,
                               inherited_metrics=inherited, prompt_template=self.prompt, problems=self.problems,
@@ -143,6 +163,16 @@ class Suite:
                 if verdict is not None:
                     self.verdicts[expanded.id] = verdict
                 yield expanded, where
+
+    @property
+    def range_starts(self) -> list[int]:
+        """The index of the first case of each range helper processes validated (``agentunit.suite.split``),
+        in order ([]: this process validated every case); a run split across processes follows them."""
+        starts, at = [], (self.case_count or 0) - sum(tail.count for tail in self._tails)
+        for tail in self._tails:
+            starts.append(at)
+            at += tail.count
+        return starts
 
     @property
     def matrix_keys(self) -> tuple[str, str] | None:
@@ -211,60 +241,94 @@ class Suite:
         if nameless:
             self.problems.raise_if_any()
 
-    def validate(self, *, require_target: bool = False) -> int:
+    def validate(self, *, require_target: bool = False, processes: int | None = 1) -> int:
         """Read every case once; raise SuiteError with all problems, else return the case count.
 
         With ``require_target`` (the run will use the suite's own target), a suite without a target
         whose cases lack a recorded ``output`` is a problem, reported at the first such case.
+        ``processes``: how many processes may share the reading (None: one per usable CPU, up to 4, for a
+        suite of 1,000 cases or more; ``agentunit.suite.split``); the cases and problems are the same.
         """
         self._check_metric_objects()
-        ids = _CaseIds()
-        count = 0
-        kept: list[DatasetCase] | None = []
-        spool: CaseSpool | None = None
         self._drop_spool()
         self.awaits_nothing = self.splittable = False
-        awaits, splittable = False, True
-        unanswerable, first_unanswerable = 0, None
-        for case, where in self._located_cases():
+        found = _Found(self, require_target)
+        tails: list[CaseSpool] = []
+        helpers: list[Any] = []
+        if processes != 1:
+            from agentunit.suite.split import start_helpers
+
+            helpers = start_helpers(self, processes, require_target)
+        if not helpers:
+            found.take(self._located_cases())
+        else:
+            from agentunit.suite.split import stop_helpers, take_in
+
+            raws = enumerate(self._raw_cases(), 1)
+            try:
+                found.take(self._located_cases(itertools.islice(raws, helpers[0].first)))
+                taken = take_in(helpers, found.ids)
+                if taken is None:  # a range the helpers could not hand back: read here, as in one process
+                    found.take(self._located_cases(raws))
+                else:
+                    found.ids, count, awaits, splittable, tails = taken
+                    found.count, found.awaits = found.count + count, found.awaits or awaits
+                    found.splittable = found.splittable and splittable
+            finally:
+                stop_helpers(helpers)
+        if found.unanswerable:
+            self.problems.error(f"{found.unanswerable} case(s) have no recorded `output` and the suite has no "
+                                "`target` to call", **_at(found.first_unanswerable, "output"),
+                                suggestion="add a `target:` to the suite, or give every case `output:`")
+        ids = found.ids
+        if ids.may_repeat():
+            self._report_repeated_ids(ids.repeated_hashes(), ids.reported)
+        if found.count == 0 and not self.problems.errors:
+            self.problems.error("the suite has no cases", ("cases",),
+                                suggestion="add `cases:` or `cases_file:`")
+        spool = found.spool
+        if self.problems.errors and spool is not None:
+            spool.close()
+            spool = None
+        if self.problems.errors or (found.kept is None and spool is None):  # no run, or one that reads the suite
+            for tail in tails:
+                tail.close()
+            tails = []
+        self.problems.raise_if_any()
+        if spool is not None:
+            spool.seal()
+        self.case_count = found.count
+        self._validated, self._spooled, self._tails = found.kept, spool, tails
+        self.awaits_nothing, self.splittable = not found.awaits, found.splittable
+        return found.count
+
+    def _validate_range(self, first: int, stop: int | None, spool: CaseSpool, require_target: bool,
+                        emit_ids: Callable[[list[str]], None], chunk: int) -> tuple[int, bool, bool] | None:
+        """Validate the raw records ``first`` ≤ index < ``stop`` into ``spool`` (a helper process's part,
+        ``agentunit.suite.split``), giving their ids to ``emit_ids`` ``chunk`` at a time: (cases, whether
+        one may await, whether all are splittable); None when the range cannot be handed back as it is — a
+        problem, a human verdict or transform, a case without output or target, a case the spool cannot keep."""
+        problems = self.problems
+        before = (problems.error_count, problems.warning_count, len(self.verdicts), len(self.case_transforms))
+        answerless = require_target and not self.target_declared and self.target is None
+        count, awaits, splittable, ids = 0, False, True, []
+        for case, _ in self._located_cases(itertools.islice(enumerate(self._raw_cases(), 1), first, stop)):
+            if (answerless and case.output is None) or not spool.add(case):
+                return None
             count += 1
             if not awaits:
                 awaits = _may_await(case.metrics)
             if splittable:
                 splittable = _stateless(case.metrics)
-            if kept is not None:
-                kept.append(case)
-                if len(kept) > KEEP_VALIDATED_CASES:  # a large suite: its cases go to a spool the run replays
-                    spool = self._spool(kept)
-                    kept = None
-            elif spool is not None and (self.problems.errors or not spool.add(case)):
-                spool.close()  # the suite will not run, or a case cannot be kept: the run reads the suite again
-                spool = None
-            if ids.seen_before(case.id):
-                self.problems.error(f"duplicate case id {case.id!r}", **_at(where, "id"),
-                                    suggestion="give each case a unique id")
-            if require_target and not self.target_declared and self.target is None and case.output is None:
-                unanswerable += 1
-                first_unanswerable = first_unanswerable or where
-        if unanswerable:
-            self.problems.error(f"{unanswerable} case(s) have no recorded `output` and the suite has no "
-                                "`target` to call", **_at(first_unanswerable, "output"),
-                                suggestion="add a `target:` to the suite, or give every case `output:`")
-        if ids.may_repeat():
-            self._report_repeated_ids(ids.repeated_hashes(), ids.reported)
-        if count == 0 and not self.problems.errors:
-            self.problems.error("the suite has no cases", ("cases",),
-                                suggestion="add `cases:` or `cases_file:`")
-        if self.problems.errors and spool is not None:
-            spool.close()
-            spool = None
-        self.problems.raise_if_any()
-        if spool is not None:
-            spool.seal()
-        self.case_count = count
-        self._validated, self._spooled = kept, spool
-        self.awaits_nothing, self.splittable = not awaits, splittable
-        return count
+            ids.append(case.id)
+            if len(ids) >= chunk:
+                emit_ids(ids)
+                ids = []
+        if (problems.error_count, problems.warning_count, len(self.verdicts), len(self.case_transforms)) != before:
+            return None
+        if ids:
+            emit_ids(ids)
+        return count, awaits, splittable
 
     def _spool(self, cases: list[DatasetCase]) -> CaseSpool | None:
         """A spool holding ``cases`` (None when one of them cannot be kept in it)."""
@@ -280,6 +344,9 @@ class Suite:
         if self._spooled is not None:
             self._spooled.close()
             self._spooled = None
+        for tail in self._tails:
+            tail.close()
+        self._tails = []
 
     def _report_repeated_ids(self, hashes: set[int], reported: dict[str, int]) -> None:
         """Read the cases again to name the ids behind repeated hashes (only a suite past
@@ -331,6 +398,45 @@ class Suite:
             raise SuiteError(problems.resolve(problems.errors)) from None
 
 
+class _Found:
+    """What ``Suite.validate`` gathers while it reads the cases."""
+
+    def __init__(self, suite: Suite, require_target: bool) -> None:
+        self.suite = suite
+        self.ids = _CaseIds()
+        self.count = 0
+        self.kept: list[DatasetCase] | None = []
+        self.spool: CaseSpool | None = None
+        self.awaits, self.splittable = False, True
+        self.unanswerable, self.first_unanswerable = 0, None
+        self.answerless = require_target and not suite.target_declared and suite.target is None
+
+    def take(self, located: Iterator[tuple[DatasetCase, Where | None]]) -> None:
+        suite, problems, ids = self.suite, self.suite.problems, self.ids
+        count, kept, spool, awaits, splittable = self.count, self.kept, self.spool, self.awaits, self.splittable
+        for case, where in located:
+            count += 1
+            if not awaits:
+                awaits = _may_await(case.metrics)
+            if splittable:
+                splittable = _stateless(case.metrics)
+            if kept is not None:
+                kept.append(case)
+                if len(kept) > KEEP_VALIDATED_CASES:  # a large suite: its cases go to a spool the run replays
+                    spool = suite._spool(kept)
+                    kept = None
+            elif spool is not None and (problems.errors or not spool.add(case)):
+                spool.close()  # the suite will not run, or a case cannot be kept: the run reads the suite again
+                spool = None
+            if ids.seen_before(case.id):
+                problems.error(f"duplicate case id {case.id!r}", **_at(where, "id"),
+                               suggestion="give each case a unique id")
+            if self.answerless and case.output is None:
+                self.unanswerable += 1
+                self.first_unanswerable = self.first_unanswerable or where
+        self.count, self.kept, self.spool, self.awaits, self.splittable = count, kept, spool, awaits, splittable
+
+
 class _CaseIds:
     """Which case ids were seen, in flat memory: the first ``EXACT`` ids in a set, then 8-byte hashes.
 
@@ -363,6 +469,13 @@ class _CaseIds:
 
     def may_repeat(self) -> bool:
         return self._exact is None
+
+    def copy(self) -> _CaseIds:
+        other = _CaseIds()
+        other._exact = set(self._exact) if self._exact is not None else None
+        other._hashes = array("Q", self._hashes)
+        other.reported = dict(self.reported)
+        return other
 
     def repeated_hashes(self) -> set[int]:
         """Hashes that occur more than once (their ids were already reported when both were exact)."""

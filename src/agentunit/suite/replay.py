@@ -40,7 +40,10 @@ class CaseSpool:
 
     INTERN_MAX = 1024
 
-    def __init__(self, shared_metrics: Iterable[Any] = ()):
+    def __init__(self, shared_metrics: Iterable[Any] = (), *, intern: bool = True):
+        """``shared_metrics`` are kept (the suite's own); ``intern``: also keep the first ``INTERN_MAX``
+        distinct metrics met (False: write every other metric as its recipe — what a spool filled by
+        another process must do, since the metrics it kept would stay in that process)."""
         self._file = tempfile.TemporaryFile(prefix="agentunit-cases-")  # noqa: SIM115 (lives with the spool)
         self._size = 0
         self.count = 0
@@ -49,6 +52,7 @@ class CaseSpool:
         self._recipes: dict[int, tuple[Any, bytes]] = {}  # id(metric) → (metric, recipe) of the latest met
         for metric in shared_metrics:
             self._intern(metric)
+        self._shared_only = None if intern else len(self._metrics)  # how many are kept when only those
 
     def _intern(self, metric: Any) -> int:
         index = self._index.get(id(metric))
@@ -67,7 +71,7 @@ class CaseSpool:
             index = index_of.get(id(metric))
             if index is not None:
                 refs.append(index)
-            elif len(self._metrics) < self.INTERN_MAX:
+            elif len(self._metrics) < (self.INTERN_MAX if self._shared_only is None else self._shared_only):
                 refs.append(self._intern(metric))
             else:
                 recipe = self._recipe(metric)
@@ -101,6 +105,12 @@ class CaseSpool:
             self._recipes.clear()
         self._recipes[id(metric)] = (metric, data)  # the metric is kept: its id is not reused meanwhile
         return data
+
+    def filled_elsewhere(self, size: int, count: int) -> None:
+        """Take the state a forked process left after adding cases through this spool's file (made with
+        ``intern=False`` before the fork, so the kept metrics are the same here), and seal it."""
+        self._size, self.count = size, count
+        self.seal()
 
     def seal(self) -> None:
         """No more cases: forget what only ``add`` needs (the metrics' recipes met lately)."""

@@ -1,0 +1,223 @@
+"""A large suite validated by helper processes (agentunit.suite.split) gives the cases, flags and problems
+that validating it in one process gives (issue 20)."""
+
+import dataclasses
+import json
+import os
+import pickle
+from pathlib import Path
+
+import pytest
+
+from agentunit.errors import SuiteError
+from agentunit.suite import model as suite_model
+from agentunit.suite import split
+from agentunit.suite.loader import load_suite
+
+_CHECKS = [{"metric": "contains", "value": "item"}, {"metric": "regex", "value": r"[02468]$"},
+           {"metric": "starts-with", "value": "Answer:"}]
+
+
+@pytest.fixture(autouse=True)
+def one_thread(monkeypatch):
+    """The test process counts as single-threaded (a thread left by another test would keep it from forking)."""
+    monkeypatch.setattr("agentunit.core.forking.threading.active_count", lambda: 1)
+
+
+def _cases(count: int = 40) -> list[dict]:
+    cases = [{"id": f"c{i}", "prompt": f"Answer: item {i}",
+              "metrics": [{"metric": "contains", "value": f"item {i}"}, *_CHECKS[1:]]} for i in range(count)]
+    cases[5]["metrics"] = [*cases[5]["metrics"], {"metric": "equals", "value": "no", "threshold": 0.5}]
+    cases[31]["output"] = "a recorded answer"
+    return cases
+
+
+def _suite(tmp_path: Path, cases: list[dict], *, jsonl: bool = False, **extra) -> Path:
+    suite = {"name": "split", "target": {"type": "echo"}, **extra}
+    if jsonl:
+        (tmp_path / "cases.jsonl").write_text("".join(json.dumps(c) + "\n" for c in cases))
+        suite["cases_file"] = "cases.jsonl"
+    else:
+        suite["cases"] = cases
+    path = tmp_path / "suite.json"
+    path.write_text(json.dumps(suite))
+    return path
+
+
+def _metric(metric) -> tuple:
+    return (type(metric).__name__, metric.name, metric.value, metric.threshold, metric.weight, metric.config)
+
+
+def _case(case) -> tuple:
+    fields = {f.name: getattr(case, f.name) for f in dataclasses.fields(case) if f.name != "metrics"}
+    return fields, [_metric(m) for m in case.metrics]
+
+
+def _validated(path: Path, processes: int, **kwargs):
+    suite = load_suite(path)
+    count = suite.validate(processes=processes, **kwargs)
+    return suite, count
+
+
+def _same_as_one_process(path: Path, processes: int = 2, **kwargs):
+    one, one_count = _validated(path, 1, **kwargs)
+    many, many_count = _validated(path, processes, **kwargs)
+    assert many_count == one_count == many.case_count
+    assert (many.awaits_nothing, many.splittable) == (one.awaits_nothing, one.splittable)
+    built = [_case(c) for c in one.iter_cases()]
+    assert [_case(c) for c in many.iter_cases()] == built
+    for first in (0, 1, 17, 18, 19, 20, 21, len(built) - 1, len(built), len(built) + 5):
+        assert [_case(c) for c in many.iter_cases(first)] == built[first:]
+    assert many.problems.warning_texts() == one.problems.warning_texts()
+    return one, many
+
+
+@pytest.mark.parametrize("jsonl", [False, True])
+def test_helpers_validate_the_later_ranges_and_give_the_same_cases(tmp_path, jsonl):
+    one, many = _same_as_one_process(_suite(tmp_path, _cases(), jsonl=jsonl))
+    assert many.range_starts and not one.range_starts  # validated in two processes indeed
+    assert 0 < many.range_starts[0] < 40
+
+
+def test_four_processes_and_a_first_range_kept_on_disk(tmp_path, monkeypatch):
+    monkeypatch.setattr(suite_model, "KEEP_VALIDATED_CASES", 5)  # the first range goes to a spool of its own
+    _, many = _same_as_one_process(_suite(tmp_path, _cases()), processes=4)
+    starts = many.range_starts
+    assert len(starts) == 3 and starts == sorted(set(starts)) and starts[-1] < 40 and many._spooled is not None
+
+
+def _problems(path: Path, processes: int, **kwargs) -> list[str]:
+    with pytest.raises(SuiteError) as caught:
+        _validated(path, processes, **kwargs)
+    return [str(p) for p in caught.value.problems]
+
+
+@pytest.mark.parametrize("jsonl", [False, True])
+@pytest.mark.parametrize("broken", ["head", "tail", "both", "repeated across", "repeated in tail", "answerless"])
+def test_a_broken_suite_has_the_problems_one_process_finds(tmp_path, jsonl, broken):
+    cases = _cases()
+    if broken in ("head", "both"):
+        cases[2]["metrics"] = [{"metric": "no-such-metric"}]
+    if broken in ("tail", "both"):
+        cases[33]["metrics"] = [{"metric": "regex", "value": "("}]
+        cases[36]["threshold"] = "high"
+    if broken == "repeated across":
+        cases[30]["id"] = "c3"
+    if broken == "repeated in tail":
+        cases[38]["id"] = "c35"
+    if broken == "answerless":
+        cases[34]["output"] = "recorded"  # the suite's target is removed below: the others have no answer
+    extra = {"target": None} if broken == "answerless" else {}
+    path = _suite(tmp_path, cases, jsonl=jsonl)
+    if extra:
+        data = json.loads(path.read_text())
+        del data["target"]
+        path.write_text(json.dumps(data))
+    assert _problems(path, 2, require_target=True) == _problems(path, 1, require_target=True)
+
+
+@pytest.mark.parametrize("kept_here", ["warning", "verdict", "transform"])
+def test_what_a_helper_cannot_hand_back_is_validated_here(tmp_path, kept_here):
+    cases, extra = _cases(), {}
+    if kept_here == "warning":
+        cases[35]["expcted_output"] = "a warning"  # the suite is valid
+    elif kept_here == "verdict":
+        cases[36]["expected_pass"] = True  # a human verdict on the case
+    else:
+        extra = {"defaults": {"transform": "output.upper()"}}
+    path = _suite(tmp_path, cases, **extra)
+    one, many = _same_as_one_process(path)
+    assert not many.range_starts  # read in this process after all
+    assert many.verdicts == one.verdicts and set(many.case_transforms) == set(one.case_transforms)
+
+
+def test_a_malformed_line_in_either_range_is_reported_once(tmp_path):
+    lines = [json.dumps(c) for c in _cases()]
+    lines[4], lines[35] = "{not json", '{"id": "c35", "prompt": 3'
+    (tmp_path / "cases.jsonl").write_text("\n".join(lines) + "\n")
+    (tmp_path / "suite.json").write_text(json.dumps({"name": "s", "target": {"type": "echo"},
+                                                     "cases_file": "cases.jsonl"}))
+    path = tmp_path / "suite.json"
+    assert _problems(path, 2) == _problems(path, 1)
+
+
+@pytest.mark.parametrize("failure", ["raises", "killed", "unspoolable"])
+def test_a_helper_that_fails_leaves_its_range_to_this_process(tmp_path, monkeypatch, failure):
+    path = _suite(tmp_path, _cases())
+    one, _ = _validated(path, 1)
+    if failure == "raises":
+        def broken(*args, **kwargs):
+            raise RuntimeError("boom")
+    elif failure == "killed":
+        def broken(*args, **kwargs):
+            os.kill(os.getpid(), 9)
+    else:
+        monkeypatch.setattr(split.CaseSpool, "add", lambda self, case: False)
+        broken = None
+    if broken is not None:
+        monkeypatch.setattr(suite_model.Suite, "_validate_range", broken)
+    many, count = _validated(path, 2)
+    assert count == 40 and not many.range_starts
+    assert [_case(c) for c in many.iter_cases()] == [_case(c) for c in one.iter_cases()]
+
+
+def test_no_helper_where_forking_is_unsafe_or_not_asked_for(tmp_path, monkeypatch):
+    path = _suite(tmp_path, _cases())
+    assert not _validated(path, 1)[0].range_starts
+    monkeypatch.setattr(split, "usable_cpus", lambda: 8)
+    assert not _validated(path, None)[0].range_starts  # 40 cases: below SPLIT_FROM
+    monkeypatch.setattr(split, "SPLIT_FROM", 30)
+    assert len(_validated(path, None)[0].range_starts) == 3  # one per CPU, up to MAX_PROCESSES
+    monkeypatch.setattr("agentunit.core.forking.threading.active_count", lambda: 2)
+    assert not _validated(path, 2)[0].range_starts
+
+
+def test_a_copy_sent_elsewhere_reads_every_case_again(tmp_path):
+    many, _ = _validated(_suite(tmp_path, _cases()), 2)
+    assert many.range_starts
+    copy = pickle.loads(pickle.dumps(many))
+    assert [c.id for c in copy.iter_cases()] == [c.id for c in many.iter_cases()]
+
+
+def test_validating_again_or_calibrating_drops_the_helpers_spools(tmp_path):
+    many, _ = _validated(_suite(tmp_path, _cases()), 2)
+    tails = list(many._tails)
+    many.validate()  # one process this time
+    assert not many.range_starts and all(t._file.closed for t in tails)
+    many.validate(processes=2)
+    tails = list(many._tails)
+    many.use_calibration(None)
+    assert not many._tails and all(t._file.closed for t in tails)
+    assert len(list(many.iter_cases())) == 40
+
+
+def test_the_estimate_counts_inline_cases_and_lines_of_cases_files(tmp_path):
+    path = _suite(tmp_path, _cases()[:7], jsonl=True)
+    suite = load_suite(path)
+    suite.inline_cases = [{"id": "x", "prompt": "p"}] * 3
+    assert split.estimated_cases(suite) == 10
+
+
+def test_a_suite_class_that_reads_its_cases_its_own_way_is_validated_here(tmp_path):
+    class OwnWay(suite_model.Suite):
+        def _raw_cases(self):
+            yield from reversed(list(super()._raw_cases()))
+
+    suite = load_suite(_suite(tmp_path, _cases()))
+    own = OwnWay(**{f.name: getattr(suite, f.name) for f in dataclasses.fields(suite) if f.init})
+    assert own.validate(processes=2) == 40 and not own.range_starts
+    assert [c.id for c in own.iter_cases()] == [f"c{i}" for i in reversed(range(40))]
+
+
+def test_what_a_helper_wrote_that_cannot_be_read_back_leaves_its_range_to_this_process(tmp_path, monkeypatch):
+    path = _suite(tmp_path, _cases())
+    real_dump = split.marshal.dump
+
+    def truncated(value, file):  # the helper's result is cut short (a full disk, say)
+        real_dump(value, file)
+        if isinstance(value, tuple):
+            file.truncate(3)
+
+    monkeypatch.setattr(split.marshal, "dump", truncated)
+    many, count = _validated(path, 2)
+    assert count == 40 and not many.range_starts
