@@ -6,7 +6,7 @@ the per-case cost (wall − start-up) / N, and the same in CPU time (user + syst
 moves less than wall time on a busy machine). With --jsonl the cases stream from a cases_file (use it for
 100,000 and 1,000,000).
 With --processes K the run is split across K processes (1: one process; default: agentunit's own choice,
-one per CPU up to 4 from 2,000 cases on); peak RSS is the main process's.
+one per CPU up to 4 from 1,000 cases on, validating included); peak RSS is the main process's.
 Usage: python bench/engine_throughput.py [N] [--jsonl] [--processes K]
 Targets (issue 20): ≤ 0.1 ms per case at 5,000 and 100,000 cases; 1,000,000 cases under 100 MB peak RSS.
 """

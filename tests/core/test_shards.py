@@ -147,6 +147,9 @@ def test_ranges_follow_the_ranges_helpers_validated(tmp_path, monkeypatch, one_t
     assert shards.shard_bounds(engine) == starts
     engine.options.processes = 2  # another number of ranges: an even split
     assert shards.shard_bounds(engine) == [20]
+    engine.options.processes = 3
+    monkeypatch.setattr(type(engine.suite), "first_range_in_memory", False)  # every range replays a spool
+    assert shards.shard_bounds(engine) == [13, 26]
 
 
 def test_runs_that_are_not_split(tmp_path, monkeypatch, one_thread):

@@ -63,10 +63,10 @@ def shard_bounds(engine: Engine) -> list[int] | None:
             or getattr(engine.store, "dialect", None) != "sqlite" or _in_memory(engine.store.path)):
         return None
     count = min(wanted, cases)
-    # Where helpers validated the suite, each range is one helper's: this process runs the cases it kept in
-    # memory, each other process replays one spool (which costs about what this process's larger share does).
+    # Where helpers validated the suite and this process kept its range in memory, each range is one helper's:
+    # each other process replays one spool, which costs about what this process's larger share does.
     starts = getattr(engine.suite, "range_starts", None)
-    if starts and len(starts) == count - 1:
+    if starts and len(starts) == count - 1 and getattr(engine.suite, "first_range_in_memory", False):
         return list(starts)
     return [cases * k // count for k in range(1, count)]
 

@@ -175,6 +175,12 @@ class Suite:
         return starts
 
     @property
+    def first_range_in_memory(self) -> bool:
+        """Whether the first validated cases are kept in memory, not replayed from a spool as a large suite's
+        (or, with ``range_starts``, whether this process kept the range it validated)."""
+        return self._validated is not None
+
+    @property
     def matrix_keys(self) -> tuple[str, str] | None:
         """The metadata keys of an expanded case's prompt and target labels (None: the suite has no matrix)."""
         return (PROMPT_LABEL, TARGET_LABEL) if self.variants is not None else None

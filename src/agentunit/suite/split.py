@@ -34,8 +34,9 @@ if TYPE_CHECKING:
 
 SPLIT_FROM = 1_000  # below this many cases a helper costs more (a fork, a spool) than it saves
 MAX_PROCESSES = 4
-# A helper also writes its cases to a spool (~7 µs a case on top of ~40 µs validating): this process
-# validates a share this much larger than each helper's (measured: 5,000 cases, two processes).
+# A helper also writes its cases to a spool (~7 µs a case on top of ~40 µs validating), and a run replays
+# them (~15 µs a case): this process validates, and runs, a share this much larger than each helper's
+# (measured: 5,000 cases, two processes) — unless its share is too large to keep in memory either.
 HERE_SHARE = 1.15
 _ID_CHUNK = 10_000
 
@@ -67,7 +68,11 @@ def start_helpers(suite: Suite, processes: int | None, require_target: bool) -> 
     count = min(wanted, estimate)
     if count < 2:
         return []
+    from agentunit.suite.model import KEEP_VALIDATED_CASES
+
     here = round(estimate * HERE_SHARE / (HERE_SHARE + count - 1))
+    if here > KEEP_VALIDATED_CASES:  # spooled here too: every range costs the same
+        here = estimate // count
     bounds = [here + (estimate - here) * k // (count - 1) for k in range(count - 1)]
     shared = suite.suite_metrics + suite.default_metrics
     helpers: list[Helper] = []
