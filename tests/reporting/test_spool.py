@@ -184,3 +184,50 @@ def test_the_cli_makes_lines_only_for_a_json_report(tmp_path, monkeypatch):
         assert outcome.exit_code == 0, outcome.output
     assert made == [False, True]
     assert len(json.loads((tmp_path / "r.json").read_text())["cases"]) == 1
+
+
+@pytest.mark.parametrize("concurrency", [1, 8])
+@pytest.mark.parametrize("repeat", [1, 2])
+def test_the_summary_counted_as_rows_were_stored_is_the_databases(tmp_path, concurrency, repeat):
+    from agentunit.core.engine import summarize
+
+    random.seed(concurrency + repeat)
+    labelled = [{"metric": "contains", "value": "7", "label": "group b"}, {"metric": "equals", "value": "x",
+                                                                          "label": "group a"}]
+    cases = [*_cases(), {"id": "labelled", "prompt": "say 7", "metrics": labelled},
+             {"id": "unmeasured", "prompt": "say it", "metrics": ["context-faithfulness"]}]
+
+    def not_asked(*args):
+        raise AssertionError("the run's summary was counted in the database")
+
+    with restored(), pytest.MonkeyPatch.context() as patched:
+        register_metric("odd-values", _OddValues)
+        patched.setattr(Store, "metric_counts", not_asked)
+        result = evaluate(cases=cases, target=_slow_echo, db=tmp_path / "r.db", concurrency=concurrency,
+                          repeat=repeat)
+    from_database = summarize(result.store, result.run_id, repeat, False)
+    assert json.dumps(result.summary) == json.dumps({**from_database, **{
+        k: result.summary[k] for k in result.summary if k not in from_database}})
+    assert result.summary["labels"] and result.summary["unmeasured"] and result.summary["errored"]
+
+
+def test_counts_with_a_key_that_is_not_text_leave_the_summary_to_the_database(tmp_path):
+    from agentunit.core.engine import summarize
+    from agentunit.reporting.spool import StatusCounts
+
+    class Numbered(Metric):
+        def evaluate(self, case, trace, outcome):
+            result = self.result(1.0, passed=True)
+            result.name = 7  # the database keeps it as the text "7"
+            return result
+
+    with restored():
+        register_metric("numbered", Numbered)
+        result = _run_without_lines(tmp_path, [{"id": "a", "prompt": "p", "metrics": ["numbered", "is-json"]}], "n")
+    assert result.spool is not None and result.spool.summary_counts() is None  # the lines alone would refuse it
+    assert result.summary == summarize(result.store, result.run_id) and "7" in result.summary["metrics"]
+    counts, other = StatusCounts(), StatusCounts()
+    other.add("passed", [("r", "a", 0, 0, 7, "passed", 1.0, 1, None, 1.0, None, None, None, None)])
+    counts.add("passed", [])
+    counts.extend(other)
+    assert counts.summary_counts() is None

@@ -440,7 +440,10 @@ class Engine:
             judge.store = judge_store_before
             store.flush()
             store.listener = store.on_rewrite = None
-            summary = summarize(store, run_id, options.repeat, options.allow_unmeasured)
+            # The spool counted what was stored, unless a row was stored some other way (then the database counts).
+            counted = spool.summary_counts() if spool is not None and spool.count == store.case_count(run_id) \
+                else None
+            summary = summarize(store, run_id, options.repeat, options.allow_unmeasured, counted=counted)
             if spool is not None and spool.count != summary["cases"]:
                 spool.discard()  # a case the database holds once was spooled twice, or the reverse
             if self._matrix_keys is not None:
@@ -525,9 +528,15 @@ class Engine:
                 task.cancel()
 
 
-def summarize(store: Store, run_id: str, repeat: int = 1, allow_unmeasured: bool = False) -> dict[str, Any]:
-    """Summary from the store (so a resumed run counts its earlier cases): counts, per metric, repeats."""
-    counts = store.status_counts(run_id)
+def summarize(store: Store, run_id: str, repeat: int = 1, allow_unmeasured: bool = False, *,
+              counted: tuple[dict[str, int], dict[str, Any], dict[str, Any]] | None = None) -> dict[str, Any]:
+    """Summary from the store (so a resumed run counts its earlier cases): counts, per metric, repeats.
+
+    ``counted``: the store's (status, metric, label) counts, counted as the rows were stored
+    (``ReportSpool.summary_counts``), instead of counting them in the database.
+    """
+    counts, metrics, labels = counted if counted is not None else \
+        (store.status_counts(run_id), store.metric_counts(run_id), store.label_counts(run_id))
     summary: dict[str, Any] = {
         "cases": sum(counts.values()),
         "passed": counts.get("passed", 0),
@@ -535,9 +544,8 @@ def summarize(store: Store, run_id: str, repeat: int = 1, allow_unmeasured: bool
         "errored": counts.get("errored", 0),
         "unmeasured": counts.get("unmeasured", 0),
         "allow_unmeasured": allow_unmeasured,
-        "metrics": store.metric_counts(run_id),
+        "metrics": metrics,
     }
-    labels = store.label_counts(run_id)
     if labels:
         summary["labels"] = labels
     if repeat > 1:

@@ -476,6 +476,10 @@ class Store:
 
     # -- reads ----------------------------------------------------------------------------------
 
+    def case_count(self, run_id: str) -> int:
+        """How many case results (attempts) the run has stored."""
+        return self.conn.execute("SELECT COUNT(*) FROM case_results WHERE run_id = ?", (run_id,)).fetchone()[0]
+
     def status_counts(self, run_id: str) -> dict[str, int]:
         cur = self.conn.execute("SELECT status, COUNT(*) FROM case_results WHERE run_id = ? GROUP BY status",
                                 (run_id,))
