@@ -10,7 +10,8 @@ from pathlib import Path
 
 _NOT_NEEDED = ("agentunit.judges.local", "agentunit.judges.prefill", "urllib.request", "http.client", "secrets",
                "asyncio", "agentunit.media.access", "agentunit.media.thumbnail", "agentunit.stats.compare",
-               "agentunit.stats.paired", "regex", "csv", "shlex", "glob", "statistics")
+               "agentunit.stats.paired", "regex", "csv", "shlex", "glob", "statistics",
+               "agentunit.suite.split")
 
 
 def _fresh(code: str, cwd: Path) -> str:

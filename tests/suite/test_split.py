@@ -167,8 +167,11 @@ def test_no_helper_where_forking_is_unsafe_or_not_asked_for(tmp_path, monkeypatc
     assert not _validated(path, 1)[0].range_starts
     monkeypatch.setattr(split, "usable_cpus", lambda: 8)
     assert not _validated(path, None)[0].range_starts  # 40 cases: below SPLIT_FROM
-    monkeypatch.setattr(split, "SPLIT_FROM", 30)
+    monkeypatch.setattr(suite_model, "SPLIT_FROM", 30)
     assert len(_validated(path, None)[0].range_starts) == 3  # one per CPU, up to MAX_PROCESSES
+    (tmp_path / "streamed").mkdir()
+    streamed = _suite(tmp_path / "streamed", _cases(), jsonl=True)
+    assert len(_validated(streamed, None)[0].range_starts) == 3  # counted by the lines of its cases file
     monkeypatch.setattr("agentunit.core.forking.threading.active_count", lambda: 2)
     assert not _validated(path, 2)[0].range_starts
 

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from agentunit.targets.base import Target
 
 KEEP_VALIDATED_CASES = 20_000
+SPLIT_FROM = 1_000  # estimated cases from which helper processes share the validating (agentunit.suite.split)
 
 
 @dataclass
@@ -261,7 +262,8 @@ class Suite:
         found = _Found(self, require_target)
         tails: list[CaseSpool] = []
         helpers: list[Any] = []
-        if processes != 1:
+        # A small inline suite is read here without importing the machinery (its cases are counted already).
+        if processes != 1 and (processes is not None or self.case_files or len(self.inline_cases) >= SPLIT_FROM):
             from agentunit.suite.split import start_helpers
 
             helpers = start_helpers(self, processes, require_target)

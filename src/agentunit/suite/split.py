@@ -1,8 +1,8 @@
 """Validating a large suite in several processes (``agentunit run --processes``; issue 20).
 
 Every case is validated before anything runs, and validating is Python work on one core (about 40 µs a
-case). From ``SPLIT_FROM`` cases on, ``Suite.validate`` forks helpers: each validates a later range of the
-suite's raw records into a case spool (``agentunit.suite.replay``, its metrics as recipes) while this
+case). From ``SPLIT_FROM`` (1,000) cases on, ``Suite.validate`` forks helpers: each validates a later range
+of the suite's raw records into a case spool (``agentunit.suite.replay``, its metrics as recipes) while this
 process validates the first range itself; the run then replays each range's cases from its spool.
 
 A helper hands back only a range that is clean: if any of its cases meets a problem (an error or a
@@ -32,7 +32,6 @@ from agentunit.suite.replay import CaseSpool
 if TYPE_CHECKING:
     from agentunit.suite.model import Suite, _CaseIds
 
-SPLIT_FROM = 1_000  # below this many cases a helper costs more (a fork, a spool) than it saves
 MAX_PROCESSES = 4
 # A helper also writes its cases to a spool (~7 µs a case on top of ~40 µs validating), and a run replays
 # them (~15 µs a case): this process validates, and runs, a share this much larger than each helper's
@@ -58,18 +57,19 @@ def start_helpers(suite: Suite, processes: int | None, require_target: bool) -> 
     """Fork the helpers for ``suite``'s later ranges ([] when it is validated in this process alone).
 
     ``processes``: how many processes validate (None: one per usable CPU, up to ``MAX_PROCESSES``, from
-    ``SPLIT_FROM`` estimated cases; 1: this process alone).
+    ``agentunit.suite.model.SPLIT_FROM`` estimated cases; 1: this process alone).
     """
     if processes == 1 or not _splittable_source(suite) or not may_fork():
         return []
     estimate = estimated_cases(suite)
+    # Below SPLIT_FROM cases a helper costs more (a fork, a spool) than it saves.
+    from agentunit.suite.model import KEEP_VALIDATED_CASES, SPLIT_FROM
+
     wanted = processes if processes is not None else \
         min(MAX_PROCESSES, usable_cpus()) if estimate >= SPLIT_FROM else 1
     count = min(wanted, estimate)
     if count < 2:
         return []
-    from agentunit.suite.model import KEEP_VALIDATED_CASES
-
     here = round(estimate * HERE_SHARE / (HERE_SHARE + count - 1))
     if here > KEEP_VALIDATED_CASES:  # spooled here too: every range costs the same
         here = estimate // count
