@@ -231,3 +231,20 @@ def test_counts_with_a_key_that_is_not_text_leave_the_summary_to_the_database(tm
     counts.add("passed", [])
     counts.extend(other)
     assert counts.summary_counts() is None
+
+
+def test_lines_are_read_and_written_a_block_at_a_time(tmp_path, monkeypatch):
+    import io
+
+    monkeypatch.setattr("agentunit.reporting.spool._READ_BLOCK", 1000)
+    result = evaluate(cases=[{"id": f"c{i}", "prompt": f"p{i}" * (1 + 400 * (i == 7)),
+                              "metrics": [{"metric": "contains", "value": "p"}]} for i in range(40)],
+                      target=lambda p: p, db=tmp_path / "r.db")
+    blocks = list(result.spool._line_blocks())
+    lines = list(result.spool.lines())
+    assert len(blocks) > 3 and [line for block in blocks for line in block] == lines and len(lines) == 40
+    # A block holds what one read gave (a line longer than a block is read alone): memory stays flat.
+    assert all(sum(map(len, block)) <= 1000 or len(block) == 1 for block in blocks)
+    written = io.BytesIO()
+    result.spool.write_lines(written)
+    assert written.getvalue() == b"\n" + b",\n".join(lines)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
@@ -85,13 +84,12 @@ def _stream(result: Any, handle: IO[bytes]) -> None:
     handle.write((header[:-1] + ', "cases": [').encode("utf-8"))
     spool = _usable_spool(result)
     if spool is not None:
-        lines: Iterator[bytes] = spool.lines()
+        spool.write_lines(handle)
     else:
         with_repeat = "repeat" in result.summary
-        lines = (case_line(case, with_repeat).encode("utf-8") for case in result.iter_cases())
-    for index, line in enumerate(lines):
-        handle.write(b",\n" if index else b"\n")
-        handle.write(line)
+        for index, case in enumerate(result.iter_cases()):
+            handle.write(b",\n" if index else b"\n")
+            handle.write(case_line(case, with_repeat).encode("utf-8"))
     handle.write(b"\n]}\n")
 
 
