@@ -351,3 +351,26 @@ def test_metrics_that_may_keep_state_across_cases_keep_the_run_in_one_process(tm
     with restored():
         register_metric("counting", Counting)
         assert shards.shard_bounds(_engine(tmp_path, processes=2, metrics=["counting"])) is None
+
+
+def test_while_ranges_write_at_once_the_log_is_checkpointed_more_often(tmp_path, monkeypatch, one_thread):
+    import os
+
+    from agentunit import evaluate
+
+    real_range = shards._run_range
+    (tmp_path / "seen").mkdir()
+
+    def recording(engine, run_id, jobs, stop):  # in this process and in the forked one
+        (tmp_path / "seen" / str(os.getpid())).write_text(str(engine.store.checkpoint_pages()))
+        return real_range(engine, run_id, jobs, stop)
+
+    monkeypatch.setattr(shards, "_run_range", recording)
+    result = evaluate({"name": "c", "target": {"type": "echo"},
+                       "cases": [{"id": f"c{i}", "prompt": "an item", "metrics": _CHECKS[:1]} for i in range(20)]},
+                      db=tmp_path / "c.db", processes=2)
+    seen = sorted(path.read_text() for path in (tmp_path / "seen").iterdir())
+    assert result.passed and seen == [str(shards.SPLIT_CHECKPOINT_PAGES)] * 2
+    assert result.store.checkpoint_pages() == 1000  # SQLite's own, once the ranges are in
+    store = Store(tmp_path / "d.db")
+    assert store.checkpoint_pages(30) == 1000 and store.checkpoint_pages() == 30

@@ -46,6 +46,10 @@ MAX_PROCESSES = 4  # every range is one more writer of the one database, and its
 # Cases per committed batch while ranges write at once: shorter turns at SQLite's write lock, less waiting
 # (5,000 cases in 2 processes: 0.78 s with the usual 2,000, 0.72 s with 500; 20,000 cases 2.5 → 2.4 s).
 SPLIT_BATCH = 500
+# Pages of write-ahead log after which a commit checkpoints it into the database (SQLite's default: 1,000)
+# while ranges write at once: each checkpoint, and its fsync, then runs while the other processes compute,
+# instead of one long one at the end, after every range (5,000 cases in 2 processes: 0.64 → 0.63 s).
+SPLIT_CHECKPOINT_PAGES = 250
 _STATE = "state.pickle"
 
 
@@ -76,7 +80,7 @@ def run_sharded(engine: Engine, run_id: str, jobs: Iterator[tuple[int, DatasetCa
     in each range's report lines and tallies in order (a range whose process failed is run here instead)."""
     folder = Path(tempfile.mkdtemp(prefix="agentunit-shards-"))
     children: list[tuple[int | None, Path, int, int | None]] = []
-    shown, batch_size = engine.on_progress, engine.store.batch_size
+    shown, batch_size, checkpoint_pages = engine.on_progress, engine.store.batch_size, engine.store.checkpoint_pages()
     # Cases done by each forked range, written by its process, read here for the progress display.
     counts = mmap.mmap(-1, 8 * len(bounds)) if shown is not None else None
     try:
@@ -93,6 +97,7 @@ def run_sharded(engine: Engine, run_id: str, jobs: Iterator[tuple[int, DatasetCa
         if shown is not None and counts is not None:
             engine.on_progress = lambda done, total: shown(done + _counted(counts), total)
         engine.store.batch_size = min(batch_size, SPLIT_BATCH)
+        engine.store.checkpoint_pages(SPLIT_CHECKPOINT_PAGES)
         _run_range(engine, run_id, jobs, bounds[0])
         engine.store.flush()
         for slot, (pid, place, first, stop) in enumerate(children):
@@ -125,6 +130,7 @@ def run_sharded(engine: Engine, run_id: str, jobs: Iterator[tuple[int, DatasetCa
     finally:
         engine.on_progress = shown
         engine.store.batch_size = batch_size
+        engine.store.checkpoint_pages(checkpoint_pages)
         if counts is not None:
             counts.close()
         shutil.rmtree(folder, ignore_errors=True)
@@ -169,6 +175,7 @@ def _child(engine: Engine, run_id: str, first: int, stop: int | None, place: Pat
         # it referenced, so not collected either, until os._exit.
         parent_spool, parent_store = engine._report_spool, engine.store
         store = Store(parent_store.path, batch_size=min(parent_store.batch_size, SPLIT_BATCH))
+        store.checkpoint_pages(SPLIT_CHECKPOINT_PAGES)
         spool = parent_spool.for_range(first) if parent_spool is not None else None
         if spool is not None:
             store.listener, store.on_rewrite = spool.add, spool.discard

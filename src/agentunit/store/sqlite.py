@@ -476,6 +476,14 @@ class Store:
 
     # -- reads ----------------------------------------------------------------------------------
 
+    def checkpoint_pages(self, pages: int | None = None) -> int:
+        """SQLite's ``wal_autocheckpoint``: the pages of write-ahead log after which a commit copies it into
+        the database (and syncs it); set to ``pages`` when given. Returns the value it had."""
+        before = self.conn.execute("PRAGMA wal_autocheckpoint").fetchone()[0]
+        if pages is not None:
+            self.conn.execute(f"PRAGMA wal_autocheckpoint={int(pages)}")
+        return before
+
     def case_count(self, run_id: str) -> int:
         """How many case results (attempts) the run has stored."""
         return self.conn.execute("SELECT COUNT(*) FROM case_results WHERE run_id = ?", (run_id,)).fetchone()[0]
