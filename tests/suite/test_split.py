@@ -225,3 +225,30 @@ def test_what_a_helper_wrote_that_cannot_be_read_back_leaves_its_range_to_this_p
     monkeypatch.setattr(split.marshal, "dump", truncated)
     many, count = _validated(path, 2)
     assert count == 40 and not many.range_starts
+
+
+def test_a_helper_that_cannot_be_forked_leaves_every_case_to_this_process(tmp_path, monkeypatch):
+    path = _suite(tmp_path, _cases())
+    one, _ = _validated(path, 1)
+    real_fork, forks = os.fork, []
+
+    def second_fails():
+        forks.append(1)
+        if len(forks) == 2:
+            raise OSError("no more processes")
+        return real_fork()
+
+    monkeypatch.setattr(split.os, "fork", second_fails)
+    many, count = _validated(path, 3)
+    assert len(forks) == 2 and count == 40 and not many.range_starts
+    assert [_case(c) for c in many.iter_cases()] == [_case(c) for c in one.iter_cases()]
+
+
+def test_a_range_past_the_last_record_is_no_range(tmp_path):
+    lines = [json.dumps(c) for c in _cases()]
+    (tmp_path / "cases.jsonl").write_text("\n".join(lines) + "\n" * 30)  # blank lines: counted, not cases
+    (tmp_path / "suite.json").write_text(json.dumps({"name": "s", "target": {"type": "echo"},
+                                                     "cases_file": "cases.jsonl"}))
+    many, count = _validated(tmp_path / "suite.json", 4)
+    assert count == 40 and many.range_starts == [19, 35] and all(tail.count for tail in many._tails)
+    assert [c.id for c in many.iter_cases()] == [f"c{i}" for i in range(40)]

@@ -82,11 +82,12 @@ def start_helpers(suite: Suite, processes: int | None, require_target: bool) -> 
             ids, result = tempfile.TemporaryFile(), tempfile.TemporaryFile()  # noqa: SIM115 (read after the helper ends)
             try:
                 pid = os.fork()
-            except OSError:  # no process to be had (a limit): the rest is validated here
+            except OSError:  # no process to be had (a limit): every case is validated here
                 spool.close()
                 ids.close()
                 result.close()
-                break
+                stop_helpers(helpers)
+                return []
             if pid == 0:  # pragma: no cover - the helper's coverage is not collected
                 _helper(suite, first, stop, spool, ids, result, require_target)
             helpers.append(Helper(pid, first, stop, spool, ids, result))
@@ -123,6 +124,8 @@ def take_in(helpers: list[Helper], ids: _CaseIds) -> tuple[_CaseIds, int, bool, 
         return None
     count, awaits, splittable, spools = 0, False, True, []
     for helper, (cases, may_await, stateless, size, spooled) in zip(helpers, results, strict=True):
+        if not cases:  # the estimate ran past the records: an empty range is no range (its spool is dropped)
+            continue
         helper.spool.filled_elsewhere(size, spooled)
         count, awaits, splittable = count + cases, awaits or may_await, splittable and stateless
         spools.append(helper.spool)
