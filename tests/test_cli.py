@@ -430,3 +430,76 @@ def test_models_serve_prints_the_base_url_and_model_to_put_in_a_suite():
     assert target == {"type": "openai", "base_url": "http://127.0.0.1:8123/v1", "model": "qwen-judge"}
     assert judge == {"provider": "openai", "base_url": "http://127.0.0.1:8123/v1", "model": "qwen-judge"}
     assert "agentunit init --kind openai --base-url http://127.0.0.1:8123/v1 --model qwen-judge" in hint
+
+
+# A site module that leaves a mark when the process's exit functions run: "atexit-in-finalization" when the
+# interpreter's own ending runs them (after it stopped the main thread, to wait for the others), or
+# "atexit-promptly" when they run before an immediate end; and (asked to) "thread" from a thread that
+# outlives the command until the main thread stops.
+_MARKING_SITE = '''
+import atexit, os, threading, time
+
+MARKS = os.environ["AGENTUNIT_TEST_MARKS"]
+
+
+def mark(name, _open=os.open, _write=os.write, _close=os.close, _join=os.path.join):
+    fd = _open(_join(MARKS, name), os.O_WRONLY | os.O_CREAT)
+    _write(fd, b"1")
+    _close(fd)
+
+
+def at_exit():
+    mark("atexit-promptly" if threading.main_thread().is_alive() else "atexit-in-finalization")
+
+
+atexit.register(at_exit)
+if os.environ.get("AGENTUNIT_TEST_THREAD"):
+    def outlive():
+        while threading.main_thread().is_alive():
+            time.sleep(0.01)
+        mark("thread")
+    threading.Thread(target=outlive).start()
+'''
+
+
+def _marked_run(tmp_path, target: dict, *, thread: bool = False):
+    """``agentunit run`` of two echo-style cases (one fails) with the marking site module; (process, marks)."""
+    site, marks = tmp_path / "site", tmp_path / "marks"
+    site.mkdir()
+    marks.mkdir()
+    (site / "sitecustomize.py").write_text(_MARKING_SITE)
+    suite = write_suite(tmp_path / "s.json", {"name": "ending", "target": target, "cases": [
+        {"id": "a", "prompt": "hello", "metrics": [{"metric": "contains", "value": "hello"}]},
+        {"id": "b", "prompt": "hello", "metrics": [{"metric": "contains", "value": "bye"}]}]})
+    env = {"PYTHONPATH": os.pathsep.join(p for p in (str(site), os.environ.get("PYTHONPATH")) if p),
+           "AGENTUNIT_TEST_MARKS": str(marks), "AGENTUNIT_TEST_THREAD": "1" if thread else "",
+           "PYTHONUNBUFFERED": ""}  # stdout into a pipe is block-buffered, as it is for a CI job
+    proc = run_cli("run", str(suite), "--db", str(tmp_path / "r.db"), "-o", str(tmp_path / "o.json"),
+                   cwd=tmp_path, env=env)
+    return proc, sorted(p.name for p in marks.iterdir())
+
+
+def test_a_run_of_agentunits_own_checks_ends_without_the_tear_down_and_with_everything_written(tmp_path):
+    proc, marks = _marked_run(tmp_path, {"type": "echo"})
+    assert proc.returncode == 1, proc.stderr  # b fails: the exit code is the run's
+    assert "FAILED  1/2 passed, 1 failed" in proc.stdout.splitlines()[-1]  # a pipe's buffer was flushed
+    assert [c["id"] for c in json.loads((tmp_path / "o.json").read_text())["cases"]] == ["a", "b"]
+    assert marks == ["atexit-promptly"]  # exit functions ran, then the process ended without the tear-down
+    assert not (tmp_path / "r.db-wal").exists()  # the store was closed first
+    assert sqlite3.connect(tmp_path / "r.db").execute("SELECT COUNT(*) FROM case_results").fetchone() == (2,)
+
+
+@pytest.mark.parametrize("target", [{"type": "python", "function": "agent_echo:answer"},
+                                    {"type": "echo", "transform": "file://agent_echo.py:same"}])
+def test_a_run_that_ran_the_authors_python_ends_the_usual_way(tmp_path, target):
+    (tmp_path / "agent_echo.py").write_text("def answer(prompt):\n    return prompt\n\n\n"
+                                            "def same(output, context):\n    return output\n")
+    proc, marks = _marked_run(tmp_path, target)
+    assert proc.returncode == 1, proc.stderr
+    assert marks == ["atexit-in-finalization"]  # whatever their code left for the tear-down is done
+
+
+def test_a_thread_still_running_at_the_end_keeps_the_usual_ending(tmp_path):
+    proc, marks = _marked_run(tmp_path, {"type": "echo"}, thread=True)
+    assert proc.returncode == 1, proc.stderr
+    assert marks == ["atexit-in-finalization", "thread"]  # the interpreter waited for the thread
