@@ -22,8 +22,8 @@ def _peak():
         out.write(line.split()[1])
 atexit.register(_peak)
 sys.argv = ['agentunit'] + sys.argv[2:]
-from agentunit.cli import main
-main()
+from agentunit.cli import program
+program()
 """
 
 

@@ -503,3 +503,13 @@ def test_a_thread_still_running_at_the_end_keeps_the_usual_ending(tmp_path):
     proc, marks = _marked_run(tmp_path, {"type": "echo"}, thread=True)
     assert proc.returncode == 1, proc.stderr
     assert marks == ["atexit-in-finalization", "thread"]  # the interpreter waited for the thread
+
+
+def test_main_called_from_python_still_returns_by_raising_system_exit(tmp_path):
+    suite = write_suite(tmp_path / "s.json", {"name": "m", "target": {"type": "echo"}, "cases": [
+        {"id": "a", "prompt": "hello", "metrics": [{"metric": "contains", "value": "bye"}]}]})
+    code = ("import sys\nfrom agentunit.cli import main\n"
+            f"sys.argv = ['agentunit', 'run', {str(suite)!r}, '--db', 'r.db', '-q']\n"
+            "try:\n    main()\nexcept SystemExit as exc:\n    print('went on after', exc.code)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert done.stdout.splitlines()[-1] == "went on after 1", done.stderr  # the caller's code after main() ran

@@ -1,3 +1,3 @@
-from agentunit.cli import main
+from agentunit.cli import program
 
-main()
+program()

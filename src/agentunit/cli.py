@@ -645,13 +645,21 @@ def main() -> None:
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")
         sys.exit(130)
-    except SystemExit as exc:
-        if _ENDING["run"]:  # a run that ran nothing of the author's, fully written
-            _end_promptly(exc.code)
-        raise
     finally:
         # The process ends here: the interpreter's last collection need not go through all it loaded and ran.
         gc.freeze()
+
+
+def program() -> None:
+    """The ``agentunit`` program (its console script, ``python -m agentunit``): ``main``, after which a run
+    that ran nothing of the author's, fully written, ends the process at once. ``main`` itself always
+    returns by raising ``SystemExit``, for a caller that goes on after it."""
+    try:
+        main()
+    except SystemExit as exc:
+        if _ENDING["run"]:
+            _end_promptly(exc.code)
+        raise
 
 
 def _end_promptly(code: object) -> None:

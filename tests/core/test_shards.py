@@ -353,7 +353,12 @@ def test_metrics_that_may_keep_state_across_cases_keep_the_run_in_one_process(tm
         assert shards.shard_bounds(_engine(tmp_path, processes=2, metrics=["counting"])) is None
 
 
-def test_while_ranges_write_at_once_the_log_is_checkpointed_more_often(tmp_path, monkeypatch, one_thread):
+def test_a_range_commits_at_least_four_batches_within_the_split_bounds():
+    assert [shards.split_batch(n) for n in (0, 40, 400, 600, 1000, 2000, 2500, 10**6)] == \
+        [100, 100, 100, 150, 250, 500, 500, 500]
+
+
+def test_ranges_writing_at_once_checkpoint_the_log_more_often_in_smaller_batches(tmp_path, monkeypatch, one_thread):
     import os
 
     from agentunit import evaluate
@@ -362,7 +367,8 @@ def test_while_ranges_write_at_once_the_log_is_checkpointed_more_often(tmp_path,
     (tmp_path / "seen").mkdir()
 
     def recording(engine, run_id, jobs, stop):  # in this process and in the forked one
-        (tmp_path / "seen" / str(os.getpid())).write_text(str(engine.store.checkpoint_pages()))
+        store = engine.store
+        (tmp_path / "seen" / str(os.getpid())).write_text(f"{store.checkpoint_pages()} {store.batch_size}")
         return real_range(engine, run_id, jobs, stop)
 
     monkeypatch.setattr(shards, "_run_range", recording)
@@ -370,7 +376,7 @@ def test_while_ranges_write_at_once_the_log_is_checkpointed_more_often(tmp_path,
                        "cases": [{"id": f"c{i}", "prompt": "an item", "metrics": _CHECKS[:1]} for i in range(20)]},
                       db=tmp_path / "c.db", processes=2)
     seen = sorted(path.read_text() for path in (tmp_path / "seen").iterdir())
-    assert result.passed and seen == [str(shards.SPLIT_CHECKPOINT_PAGES)] * 2
+    assert result.passed and seen == [f"{shards.SPLIT_CHECKPOINT_PAGES} {shards.SPLIT_BATCH_MIN}"] * 2
     assert result.store.checkpoint_pages() == 1000  # SQLite's own, once the ranges are in
     store = Store(tmp_path / "d.db")
     assert store.checkpoint_pages(30) == 1000 and store.checkpoint_pages() == 30

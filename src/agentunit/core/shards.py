@@ -44,8 +44,11 @@ if TYPE_CHECKING:
 
 MAX_PROCESSES = 4  # every range is one more writer of the one database, and its lines are taken in here
 # Cases per committed batch while ranges write at once: shorter turns at SQLite's write lock, less waiting
-# (5,000 cases in 2 processes: 0.78 s with the usual 2,000, 0.72 s with 500; 20,000 cases 2.5 → 2.4 s).
+# (5,000 cases in 2 processes: 0.78 s with the usual 2,000, 0.72 s with 500; 20,000 cases 2.5 → 2.4 s) —
+# and at least four commits a range, down to SPLIT_BATCH_MIN: the last commits of ranges that end together
+# are then short (1,000 cases in 2 processes: 4 ms less than one commit of a whole range at its end).
 SPLIT_BATCH = 500
+SPLIT_BATCH_MIN = 100
 # Pages of write-ahead log after which a commit checkpoints it into the database (SQLite's default: 1,000)
 # while ranges write at once: each checkpoint, and its fsync, then runs while the other processes compute,
 # instead of one long one at the end, after every range (5,000 cases in 2 processes: 0.64 → 0.63 s).
@@ -96,7 +99,7 @@ def run_sharded(engine: Engine, run_id: str, jobs: Iterator[tuple[int, DatasetCa
             children.append((pid, place, first, stop))
         if shown is not None and counts is not None:
             engine.on_progress = lambda done, total: shown(done + _counted(counts), total)
-        engine.store.batch_size = min(batch_size, SPLIT_BATCH)
+        engine.store.batch_size = min(batch_size, split_batch(bounds[0]))
         engine.store.checkpoint_pages(SPLIT_CHECKPOINT_PAGES)
         _run_range(engine, run_id, jobs, bounds[0])
         engine.store.flush()
@@ -134,6 +137,12 @@ def run_sharded(engine: Engine, run_id: str, jobs: Iterator[tuple[int, DatasetCa
         if counts is not None:
             counts.close()
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def split_batch(cases: int) -> int:
+    """Cases per committed batch for a range of ``cases``: a quarter of the range, within
+    [``SPLIT_BATCH_MIN``, ``SPLIT_BATCH``]."""
+    return max(SPLIT_BATCH_MIN, min(SPLIT_BATCH, cases // 4))
 
 
 def _wait(pid: int, waiting: Any) -> int:
@@ -174,7 +183,8 @@ def _child(engine: Engine, run_id: str, first: int, stop: int | None, place: Pat
         # The parent's connection is never used or closed here (SQLite forbids it after a fork); this frame keeps
         # it referenced, so not collected either, until os._exit.
         parent_spool, parent_store = engine._report_spool, engine.store
-        store = Store(parent_store.path, batch_size=min(parent_store.batch_size, SPLIT_BATCH))
+        cases = (stop if stop is not None else engine.suite.case_count) - first  # known: shard_bounds needs it
+        store = Store(parent_store.path, batch_size=min(parent_store.batch_size, split_batch(cases)))
         store.checkpoint_pages(SPLIT_CHECKPOINT_PAGES)
         spool = parent_spool.for_range(first) if parent_spool is not None else None
         if spool is not None:
