@@ -252,3 +252,14 @@ def test_a_range_past_the_last_record_is_no_range(tmp_path):
     many, count = _validated(tmp_path / "suite.json", 4)
     assert count == 40 and many.range_starts == [19, 35] and all(tail.count for tail in many._tails)
     assert [c.id for c in many.iter_cases()] == [f"c{i}" for i in range(40)]
+
+
+def test_while_the_helpers_finish_this_process_loads_what_each_forked_process_needs_first(tmp_path, monkeypatch):
+    from agentunit.core import forking
+
+    monkeypatch.setattr(forking, "_prctl", None)
+    _validated(_suite(tmp_path, _cases()), 1)
+    assert forking._prctl is None  # one process: nothing to end with it
+    _validated(_suite(tmp_path, _cases()), 2)
+    loaded = forking._prctl
+    assert loaded is not None and forking.load_prctl() is loaded  # loaded once, here

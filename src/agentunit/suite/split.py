@@ -26,7 +26,7 @@ import tempfile
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING
 
-from agentunit.core.forking import end_with_parent, may_fork, usable_cpus
+from agentunit.core.forking import end_with_parent, load_prctl, may_fork, usable_cpus
 from agentunit.suite.replay import CaseSpool
 
 if TYPE_CHECKING:
@@ -102,6 +102,7 @@ def take_in(helpers: list[Helper], ids: _CaseIds) -> tuple[_CaseIds, int, bool, 
     whether one may await, whether all are splittable, their spools in order); None when any range cannot
     be used (the helpers are then stopped, and this process validates those records itself)."""
     results = []
+    load_prctl()  # the run's forked ranges will need it: loaded here while the helpers finish
     for helper in helpers:
         status = os.waitpid(helper.pid, 0)[1]
         helper.pid = 0
