@@ -14,6 +14,8 @@ def _values(kind: str, n: int) -> list[float]:
     rng = random.Random(n)
     if kind == "binary":
         return [rng.choice([0.0, 1.0]) for _ in range(n)]
+    if kind == "constant":  # every value the same: the interval is (x̄, x̄), without reading the values
+        return [0.7] * n
     if kind == "few":
         return [rng.choice([0.1, 0.2, 0.7, 1e-9, 3.3]) for _ in range(n)]
     if kind == "continuous":  # distinct values overflow the counts before the bootstrap's limit
@@ -24,7 +26,8 @@ def _values(kind: str, n: int) -> list[float]:
 
 @pytest.mark.parametrize(("kind", "n"), [("binary", 1), ("binary", 5), ("few", 10), ("binary", NORMAL_ABOVE),
                                          ("binary", NORMAL_ABOVE + 1), ("few", 30_000), ("continuous", 12_000),
-                                         ("mixed", 40_000), ("continuous", 300)])
+                                         ("mixed", 40_000), ("continuous", 300), ("constant", 5_000),
+                                         ("constant", NORMAL_ABOVE + 3)])
 def test_mean_and_interval_equal_the_list_computation_to_the_bit(kind, n):
     values = _values(kind, n)
     scores = Scores()
@@ -46,3 +49,16 @@ def test_a_million_pass_fail_scores_take_a_few_hundred_bytes():
 
 def test_no_values_give_no_mean():
     assert Scores().mean() is None and Scores().interval() is None
+
+
+def test_one_value_repeated_gives_its_interval_without_the_bootstrap(monkeypatch):
+    from agentunit.stats import summary
+
+    def refused(*_args, **_kwargs):
+        raise AssertionError("the values were read")
+
+    monkeypatch.setattr(summary, "bootstrap_mean_interval", refused)
+    scores = Scores()
+    for _ in range(5_000):
+        scores.add(0.25)
+    assert scores.interval() == [0.25, 0.25]

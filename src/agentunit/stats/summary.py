@@ -132,12 +132,14 @@ class Scores:
         """``bootstrap_mean_interval`` of the values (None without values)."""
         if not self.n:
             return None
+        counts = self._counts
+        if self.n == 1 or (counts is not None and len(counts) == 1):  # one value: the bootstrap's (x̄, x̄), unread
+            mean = self.mean()
+            return [mean, mean]  # type: ignore[list-item]
         if self._values is not None:
             return list(bootstrap_mean_interval(self._values, confidence))
-        counts = self._counts or {}
+        counts = counts or {}
         mean = self.mean() or 0.0
-        if self.n == 1 or len(counts) == 1:
-            return [mean, mean]
         sd = math.sqrt(_exact_sum(((v - mean) ** 2, c) for v, c in counts.items()) / self.n)
         half = z_value(confidence) * sd / math.sqrt(self.n)
         return [mean - half, mean + half]
