@@ -62,3 +62,35 @@ def test_one_value_repeated_gives_its_interval_without_the_bootstrap(monkeypatch
     for _ in range(5_000):
         scores.add(0.25)
     assert scores.interval() == [0.25, 0.25]
+
+
+def _state(scores: Scores) -> tuple:
+    """What a Scores keeps; the order of its values only while it matters (up to NORMAL_ABOVE of them)."""
+    values = None if scores._values is None else list(scores._values)
+    return (scores.n, values if values is None or scores.n <= NORMAL_ABOVE else sorted(values), scores._counts)
+
+
+@pytest.mark.parametrize(("kind", "head", "tail"), [
+    ("binary", 0, 5), ("binary", 5, 0), ("binary", 3, 4), ("few", 2_000, 3_000),
+    ("binary", NORMAL_ABOVE - 10, 10), ("binary", NORMAL_ABOVE - 10, 11), ("few", NORMAL_ABOVE + 5, 20_000),
+    ("binary", 3, NORMAL_ABOVE + 50), ("continuous", 3_000, 2_000), ("continuous", 2_000, 3_000),
+    ("continuous", 12_000, 5), ("mixed", 20_000, 25_000), ("mixed", 5_000, 30_000)])
+def test_extending_leaves_what_adding_one_by_one_leaves(kind, head, tail):
+    values = _values(kind, head + tail)
+    one, first, second = Scores(), Scores(), Scores()
+    for i, value in enumerate(values):
+        one.add(value)
+        (first if i < head else second).add(value)
+    first.extend(second)
+    assert _state(first) == _state(one)
+    assert first.mean() == one.mean() and first.interval() == one.interval()
+
+
+def test_counts_that_stay_counts_are_summed_not_replayed(monkeypatch):
+    first, second = Scores(), Scores()
+    for i in range(NORMAL_ABOVE + 1):
+        first.add(float(i % 2))
+        second.add(float(i % 3))
+    monkeypatch.setattr(Scores, "add", lambda *_: pytest.fail("a value was added one by one"))
+    first.extend(second)
+    assert first.n == 2 * NORMAL_ABOVE + 2 and first._counts == {0.0: 8_335, 1.0: 8_334, 2.0: 3_333}

@@ -113,12 +113,33 @@ class Scores:
     def extend(self, other: Scores) -> None:
         """Add ``other``'s values after these, as adding them one by one would (in their order while it
         matters; past ``NORMAL_ABOVE`` values ``other`` keeps only their counts, and then so will these)."""
+        if self._merge_counts(other):
+            return
         if other._values is not None:
             values: Iterable[float] = other._values
         else:
             values = (v for v, c in (other._counts or {}).items() for _ in range(c))
         for value in values:
             self.add(value)
+
+    def _merge_counts(self, other: Scores) -> bool:
+        """``extend`` without adding values one at a time, where both keep counts and together stay within
+        ``DISTINCT_MAX`` distinct values (then no add would have changed the form): counts summed, values
+        appended while there are at most ``NORMAL_ABOVE``. False, nothing changed, where it does not apply."""
+        if self._counts is None or other._counts is None:
+            return False
+        counts = dict(self._counts)
+        for value, count in other._counts.items():
+            counts[value] = counts.get(value, 0) + count
+        n = self.n + other.n
+        if len(counts) > self.DISTINCT_MAX:
+            return False
+        if n <= NORMAL_ABOVE:  # then both keep their values in order too (counts are dropped only past it)
+            self._values.extend(other._values)  # type: ignore[union-attr, arg-type]
+        else:
+            self._values = None
+        self._counts, self.n = counts, n
+        return True
 
     def mean(self) -> float | None:
         """Σx/n (None without values)."""
