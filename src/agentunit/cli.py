@@ -128,8 +128,8 @@ def _shown(db: Path | str) -> str:
 @click.option("--ray-workers", type=_COUNT, default=None, help="Ray actors running cases (default: one per CPU).")
 @click.option("--processes", type=_COUNT, default=None,
               help="Processes that validate the suite's cases and run them when the run calls no model or "
-                   "service (echo, recorded outputs) (default: one per CPU, up to 4, from 1,000 cases on; 1: this "
-                   "process only).")
+                   "service (echo, recorded outputs) (default: one per CPU, up to 4, running from 1,000 cases on, "
+                   "validating from 2,000; 1: this process only).")
 def run(suite: Path | None, jobs: int | None, repeat: int | None, no_cache: bool, resume: str | None, db: Path | str,
         output: Path | None, junit: Path | None, markdown: Path | None, html: Path | None,
         filter_: str | None, timeout: float | None, allow_unmeasured: bool, quiet: bool, dry_run: bool,

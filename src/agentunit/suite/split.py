@@ -1,7 +1,7 @@
 """Validating a large suite in several processes (``agentunit run --processes``; issue 20).
 
 Every case is validated before anything runs, and validating is Python work on one core (about 40 µs a
-case). From ``SPLIT_FROM`` (1,000) cases on, ``Suite.validate`` forks helpers: each validates a later range
+case). From ``SPLIT_FROM`` (2,000) cases on, ``Suite.validate`` forks helpers: each validates a later range
 of the suite's raw records into a case spool (``agentunit.suite.replay``, its metrics as recipes) while this
 process validates the first range itself; the run then replays each range's cases from its spool.
 
