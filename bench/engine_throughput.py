@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import resource
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -33,6 +34,13 @@ def main() -> None:
     streamed = "--jsonl" in sys.argv
     split = ["--processes", sys.argv[sys.argv.index("--processes") + 1]] if "--processes" in sys.argv else []
     work = Path(tempfile.mkdtemp(prefix="au-bench-engine-"))
+    try:  # the suite, database and report of 1,000,000 cases take 1.5 GB
+        _measure(n, streamed, split, work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def _measure(n: int, streamed: bool, split: list[str], work: Path) -> None:
     suite: dict = {"name": f"bench {n}x3", "target": {"type": "echo"}}
     if streamed:
         with (work / "cases.jsonl").open("w") as handle:
