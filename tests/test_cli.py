@@ -513,3 +513,12 @@ def test_main_called_from_python_still_returns_by_raising_system_exit(tmp_path):
             "try:\n    main()\nexcept SystemExit as exc:\n    print('went on after', exc.code)\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, timeout=120)
     assert done.stdout.splitlines()[-1] == "went on after 1", done.stderr  # the caller's code after main() ran
+
+
+def test_a_profiled_run_keeps_the_usual_ending_so_the_profile_is_written(tmp_path):
+    suite = write_suite(tmp_path / "s.json", {"name": "p", "target": {"type": "echo"}, "cases": [
+        {"id": "a", "prompt": "hello", "metrics": [{"metric": "contains", "value": "hello"}]}]})
+    done = subprocess.run([sys.executable, "-m", "cProfile", "-o", "run.prof", "-m", "agentunit", "run", str(suite),
+                           "--db", "r.db", "-q"], capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "run.prof").stat().st_size > 0  # cProfile writes it after the program returns

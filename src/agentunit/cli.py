@@ -665,7 +665,8 @@ def _end_promptly(code: int) -> None:
 
     What an ending must do is done first: the ``atexit`` functions (logging's flush, ``weakref.finalize``,
     coverage), then stdout and stderr are flushed. Returns, leaving the usual exit to the caller, when a
-    thread other than this one is alive (the interpreter would wait for it) or the streams cannot be
+    thread other than this one is alive (the interpreter would wait for it), a profiler or tracer is attached
+    (``python -m cProfile``, a debugger: they report as the interpreter ends) or the streams cannot be
     flushed (a closed pipe: the usual exit reports it as it always does).
     """
     import atexit
@@ -673,7 +674,7 @@ def _end_promptly(code: int) -> None:
     import threading
 
     run_exit_functions = getattr(atexit, "_run_exitfuncs", None)
-    if threading.active_count() != 1 or run_exit_functions is None:
+    if threading.active_count() != 1 or run_exit_functions is None or sys.getprofile() or sys.gettrace():
         return
     run_exit_functions()  # each runs once: the usual exit, if it follows, finds none left
     try:
