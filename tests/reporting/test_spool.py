@@ -248,3 +248,52 @@ def test_lines_are_read_and_written_a_block_at_a_time(tmp_path, monkeypatch):
     written = io.BytesIO()
     result.spool.write_lines(written)
     assert written.getvalue() == b"\n" + b",\n".join(lines)
+
+
+def _spooled_rows(seq: int, detail: str = '{"k": 1}') -> tuple:
+    case_row = ("r", seq, f"c{seq}", 0, "passed", 1, 1.0, "p", None, None, 1.0, 0, None, 0.0, None)
+    metric_rows = [("r", f"c{seq}", 0, 0, "m", "passed", 1.0, 1, None, 1.0, "ok", detail, None, None)]
+    return case_row, metric_rows, f"out {seq}", [json.loads(detail)]
+
+
+def _written(spool: ReportSpool) -> bytes:
+    import io
+
+    written = io.BytesIO()
+    spool.write_lines(written)
+    return written.getvalue()
+
+
+def test_lines_written_as_the_file_holds_them_or_one_by_one_are_the_same(tmp_path, monkeypatch):
+    monkeypatch.setattr("agentunit.reporting.spool._READ_BLOCK", 100)  # blocks end inside lines
+    plain, copied_newline = ReportSpool(), ReportSpool()
+    for seq in range(7):
+        plain.add(*_spooled_rows(seq))
+        copied_newline.add(*_spooled_rows(seq, '{"k":\n1}' if seq == 3 else '{"k": 1}'))  # a detail text copied
+    assert plain._verbatim and not copied_newline._verbatim  # as stored, a line may hold a newline
+    for spool in (plain, copied_newline):
+        lines = list(spool.lines())
+        assert len(lines) == 7 and _written(spool) == b"\n" + b",\n".join(lines)
+    assert b'"detail": {"k":\n1}' in _written(copied_newline)
+    assert _written(ReportSpool()) == b""
+    expected = _written(plain)
+    monkeypatch.setattr(ReportSpool, "_line_blocks", lambda self: pytest.fail("lines cut apart one by one"))
+    assert _written(plain) == expected  # the file as it is, a block at a time
+
+
+@pytest.mark.parametrize(("later_first", "later_reversed"), [(3, False), (4, False), (3, True)])
+def test_a_later_range_adopted_right_after_this_one_keeps_the_file_as_the_lines(tmp_path, later_first,
+                                                                                 later_reversed):
+    whole, first = ReportSpool(), ReportSpool()
+    later = first.for_range(later_first)
+    kept = [seq for seq in range(7) if seq != 3 or later_first == 3]
+    for seq in kept:
+        whole.add(*_spooled_rows(seq))
+        if seq < later_first:
+            first.add(*_spooled_rows(seq))
+    for seq in sorted((s for s in kept if s >= later_first), reverse=later_reversed):
+        later.add(*_spooled_rows(seq))  # reversed: replies that finished out of order
+    first.adopt(tmp_path, later.export(tmp_path))
+    # A place left empty between the ranges, or a range stored out of order: the lines are written one by one.
+    assert first._verbatim == (later_first == 3 and not later_reversed)
+    assert _written(first) == _written(whole) and list(first.lines()) == list(whole.lines())

@@ -122,6 +122,9 @@ class ReportSpool:
         self._lengths = array("q")
         self._file = tempfile.TemporaryFile(prefix="agentunit-report-")  # noqa: SIM115 (lives with the spool)
         self._size = 0
+        # The file is the lines in place order, each followed by a newline and holding none (the usual case):
+        # the report's cases array is then the file with its newlines made separators (``write_lines``).
+        self._verbatim = True
         self.tallies = MetricTallies()
         self.counts = StatusCounts()
 
@@ -133,7 +136,8 @@ class ReportSpool:
         if not self.usable:
             return
         try:
-            data = self._line(case_row, metric_rows, output, details).encode("utf-8") if self.with_lines else b""
+            data = (self._line(case_row, metric_rows, output, details) + "\n").encode("utf-8") \
+                if self.with_lines else b""
         except _Diverges:
             self.discard()
             return
@@ -147,19 +151,22 @@ class ReportSpool:
         if position <= self._last:
             self.in_order = False
         self._last = max(self._last, position)
-        offsets, size = self._offsets, len(data)
+        offsets, size = self._offsets, len(data) - 1 if data else 0  # the line without its newline
         if position == len(offsets):  # the next place, the usual case
             offsets.append(self._size)
             self._lengths.append(size)
+            if data and data.find(b"\n") < size:  # JSON text holds none, but a copied detail text might
+                self._verbatim = False
         else:
+            self._verbatim = False
             if position > len(offsets):  # replies finishing out of order: places before this one wait
                 grow = position + 1 - len(offsets)
                 offsets.extend([_MISSING] * grow)
                 self._lengths.extend([0] * grow)
             offsets[position], self._lengths[position] = self._size, size
-        if size:
+        if data:
             self._file.write(data)
-            self._size += size
+            self._size += len(data)
         self.count += 1
         self.counts.add(case_row[_C_STATUS], metric_rows)
         if self.in_order:
@@ -224,7 +231,8 @@ class ReportSpool:
         with open(place / _PLACES, "wb") as places:
             self._offsets.tofile(places)
             self._lengths.tofile(places)
-        return {"usable": True, "in_order": self.in_order, "count": self.count, "last": self._last,
+        return {"usable": True, "in_order": self.in_order, "verbatim": self._verbatim, "count": self.count,
+                "last": self._last,
                 "first_place": self.first_place, "places": len(self._offsets), "tallies": self.tallies,
                 "counts": self.counts}
 
@@ -243,6 +251,7 @@ class ReportSpool:
             theirs.fromfile(places, count)
             lengths.fromfile(places, count)
         base = self._size
+        self._verbatim = self._verbatim and state["verbatim"] and first == len(offsets)  # no place left between
         offsets.extend([_MISSING] * (first - len(offsets)))
         self._lengths.extend([0] * (first - len(self._lengths)))
         offsets.extend([_MISSING if at == _MISSING else base + at for at in theirs])
@@ -272,6 +281,14 @@ class ReportSpool:
     def write_lines(self, handle: IO[bytes]) -> None:
         """Write every stored case's line in suite order as the report's ``cases`` array holds them: each
         after a newline, with a comma between them — a block of lines per write."""
+        if self._verbatim:  # a block of the file per write, each newline but the last made ",\n"
+            self._file.flush()
+            fd, end = self._file.fileno(), self._size - 1
+            if end > 0:
+                handle.write(b"\n")
+            for at in range(0, end, _READ_BLOCK):
+                handle.write(os.pread(fd, min(_READ_BLOCK, end - at), at).replace(b"\n", b",\n"))
+            return
         separator = b"\n"
         for block in self._line_blocks():
             handle.write(separator + b",\n".join(block))
