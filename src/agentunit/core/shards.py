@@ -46,7 +46,7 @@ MAX_PROCESSES = 4  # every range is one more writer of the one database, and its
 # Cases per committed batch while ranges write at once: shorter turns at SQLite's write lock, less waiting
 # (5,000 cases in 2 processes: 0.78 s with the usual 2,000, 0.72 s with 500; 20,000 cases 2.5 → 2.4 s) —
 # and at least four commits a range, down to SPLIT_BATCH_MIN: the last commits of ranges that end together
-# are then short (1,000 cases in 2 processes: 4 ms less than one commit of a whole range at its end).
+# are then short (1,000 cases in 2 processes: ~3 ms less than one commit of a whole range at its end).
 SPLIT_BATCH = 500
 SPLIT_BATCH_MIN = 100
 # Pages of write-ahead log after which a commit checkpoints it into the database (SQLite's default: 1,000)
