@@ -30,6 +30,16 @@ def test_a_run_without_judge_metrics_does_not_import_the_local_judge(tmp_path: P
     assert out == "[]"
 
 
+def test_the_printed_summary_of_a_run_without_a_matrix_imports_no_matrix_tables(tmp_path: Path) -> None:
+    case = {"id": "c0", "prompt": "Answer: 42", "metrics": [{"metric": "contains", "value": "42"}]}
+    (tmp_path / "suite.json").write_text(json.dumps({"name": "one", "target": {"type": "echo"}, "cases": [case]}))
+    out = _fresh("import sys\nfrom agentunit.cli import main\n"
+                 "sys.argv = ['agentunit', 'run', 'suite.json', '--db', 'a.db']\n"
+                 "try:\n    main()\nexcept SystemExit as e:\n    assert e.code == 0, e.code\n"
+                 "print('agentunit.reporting.matrix' in sys.modules)", tmp_path)
+    assert out.splitlines()[-1] == "False"
+
+
 def test_asking_whether_a_provider_exists_imports_nothing(tmp_path: Path) -> None:
     out = _fresh("import sys\nfrom agentunit.judges.providers import PROVIDERS\n"
                  "print('local' in PROVIDERS, 'ensemble' in PROVIDERS, 'nope' in PROVIDERS, {} in PROVIDERS, "

@@ -89,6 +89,13 @@ def _console(result):
     return out.getvalue()
 
 
+def test_a_run_whose_every_case_passed_is_not_searched_for_cases_to_list(monkeypatch):
+    result = evaluate(cases=[{"id": f"c{i}", "prompt": "fine", "metrics": [{"metric": "equals", "value": "fine"}]}
+                             for i in range(3)], target=lambda p: p)
+    monkeypatch.setattr(result.store, "iter_cases", lambda *a, **k: pytest.fail("searched the database"))
+    assert _console(result).splitlines()[-1].startswith("PASSED  3/3 passed, 0 failed, 0 errored, 0 unmeasured")
+
+
 def test_console_counts_lists_and_fails_on_unmeasured_cases():
     text = _console(_with_unmeasured(False))
     assert "UNMEASURED rag-1\n    tool_success: not measured: no tool calls in the trace\n" in text

@@ -177,6 +177,8 @@ def metric_lines(case: dict[str, Any], *, errors: bool = False) -> list[tuple[st
 def matrix_lines(summary: dict[str, Any]) -> list[str]:
     """The prompts × targets table of case pass rates (rows: prompts, columns: targets), values made
     inert; no lines when the run is not a matrix."""
+    if not summary.get("matrix"):
+        return []
     from agentunit.reporting.matrix import matrix_tables
 
     tables = matrix_tables(summary, per_metric=False)
@@ -225,7 +227,10 @@ def print_summary(result: Any, db_path: str | None = None, out: TextIO | None = 
     for line in matrix_lines(s):
         write(line + "\n")
     shown = 0
-    for case in result.store.iter_cases(result.run_id, only_unpassed=True, limit=MAX_FAILURES_SHOWN):
+    # Every stored case passed: no row to list (a 1,000,000-case run is not scanned for none).
+    unpassed_cases = () if s["passed"] == s["cases"] else \
+        result.store.iter_cases(result.run_id, only_unpassed=True, limit=MAX_FAILURES_SHOWN)
+    for case in unpassed_cases:
         shown += 1
         text, code = _LABELS.get(case["status"], (case["status"].upper(), "31"))
         write(f"{style(visible(text), code)} {visible(case['id'])}{attempt_text(case, s)}\n")
