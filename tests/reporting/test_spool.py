@@ -281,12 +281,13 @@ def test_lines_written_as_the_file_holds_them_or_one_by_one_are_the_same(tmp_pat
     assert _written(plain) == expected  # the file as it is, a block at a time
 
 
-@pytest.mark.parametrize(("later_first", "later_reversed"), [(3, False), (4, False), (3, True)])
+@pytest.mark.parametrize(("later_first", "later_reversed", "left_out"), [(3, False, 3), (4, False, 3), (3, True, 3),
+                                                                     (3, False, 5)])
 def test_a_later_range_adopted_right_after_this_one_keeps_the_file_as_the_lines(tmp_path, later_first,
-                                                                                 later_reversed):
+                                                                                 later_reversed, left_out):
     whole, first = ReportSpool(), ReportSpool()
     later = first.for_range(later_first)
-    kept = [seq for seq in range(7) if seq != 3 or later_first == 3]
+    kept = [seq for seq in range(7) if seq != left_out or later_first == 3 == left_out]
     for seq in kept:
         whole.add(*_spooled_rows(seq))
         if seq < later_first:
@@ -295,5 +296,26 @@ def test_a_later_range_adopted_right_after_this_one_keeps_the_file_as_the_lines(
         later.add(*_spooled_rows(seq))  # reversed: replies that finished out of order
     first.adopt(tmp_path, later.export(tmp_path))
     # A place left empty between the ranges, or a range stored out of order: the lines are written one by one.
-    assert first._verbatim == (later_first == 3 and not later_reversed)
+    assert first._verbatim == (later_first == 3 and not later_reversed and left_out == 3)
     assert _written(first) == _written(whole) and list(first.lines()) == list(whole.lines())
+
+
+def test_adopting_a_large_range_holds_no_list_of_its_offsets(tmp_path):
+    import tracemalloc
+
+    first = ReportSpool()
+    later = first.for_range(1)
+    first.add(*_spooled_rows(0))
+    for seq in range(1, 50_001):
+        later.add(*_spooled_rows(seq))
+    state = later.export(tmp_path)
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        first.adopt(tmp_path, state)
+        kept, peak = (value - before for value in tracemalloc.get_traced_memory())
+    finally:
+        tracemalloc.stop()
+    assert first.count == 50_001 and len(list(first.lines())) == 50_001
+    # The arrays it keeps (offsets, lengths) and those it reads, not a list of 50,000 numbers besides (~3.9×).
+    assert peak < 3 * kept
