@@ -319,3 +319,21 @@ def test_adopting_a_large_range_holds_no_list_of_its_offsets(tmp_path):
     assert first.count == 50_001 and len(list(first.lines())) == 50_001
     # The arrays it keeps (offsets, lengths) and those it reads, not a list of 50,000 numbers besides (~3.9×).
     assert peak < 3 * kept
+
+
+def test_places_of_a_range_that_cannot_be_read_back_leave_the_spool_as_it_was(tmp_path, monkeypatch):
+    monkeypatch.setattr("agentunit.reporting.spool._PLACES_BLOCK", 2)  # read in blocks: some were read
+    first = ReportSpool()
+    later = first.for_range(2)
+    for seq in range(2):
+        first.add(*_spooled_rows(seq))
+    for seq in range(2, 7):
+        later.add(*_spooled_rows(seq))
+    state = later.export(tmp_path)
+    places = next(p for p in tmp_path.iterdir() if p.read_bytes() and len(p.read_bytes()) == 5 * 16)
+    places.write_bytes(places.read_bytes()[:5 * 8 + 8])  # the offsets and one length: cut short
+    lines = list(first.lines())
+    with pytest.raises(EOFError):
+        first.adopt(tmp_path, state)
+    assert (len(first._offsets), len(first._lengths)) == (2, 2) and list(first.lines()) == lines
+    assert first._verbatim

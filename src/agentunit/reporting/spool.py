@@ -33,6 +33,7 @@ from agentunit.store.text import encodable, to_json
 
 _MISSING = -1
 _READ_BLOCK = 1 << 20  # bytes of spooled lines read at once for the report
+_PLACES_BLOCK = 1 << 16  # places of an adopted range read at once
 _LINES, _PLACES = "report-lines.bin", "report-places.bin"  # what export() writes for adopt()
 _INFINITY = float("inf")
 _encode_string = json.encoder.encode_basestring  # what json.dumps uses with ensure_ascii=False
@@ -245,20 +246,25 @@ class ReportSpool:
         if not state or not state["usable"] or first < len(offsets) or self._last >= first:
             self.discard()  # that range could not be spooled, or it overlaps this one: read the database
             return
-        count = state["places"]
-        theirs, lengths = array("q"), array("q")
-        with open(place / _PLACES, "rb") as places:
-            theirs.fromfile(places, count)
-            lengths.fromfile(places, count)
-        base = self._size
-        self._verbatim = self._verbatim and state["verbatim"] and first == len(offsets)  # no place left between
+        count, base = state["places"], self._size
+        verbatim = self._verbatim and state["verbatim"] and first == len(offsets)  # no place left between
+        kept = len(offsets), len(self._lengths)
         offsets.extend([_MISSING] * (first - len(offsets)))
         self._lengths.extend([0] * (first - len(self._lengths)))
-        if _MISSING in theirs:  # places that range left empty stay empty
-            offsets.extend([_MISSING if at == _MISSING else base + at for at in theirs])
-        else:  # the usual case, without a list of the range's offsets (500,000 of them: ~18 MB for a moment)
-            offsets.extend(map(base.__add__, theirs))
-        self._lengths.extend(lengths)
+        try:  # read a block of places at a time: a range's 500,000 would take 8 MB more at once
+            with open(place / _PLACES, "rb") as places:
+                for done in range(0, count, _PLACES_BLOCK):
+                    theirs = array("q")
+                    theirs.fromfile(places, min(_PLACES_BLOCK, count - done))
+                    if _MISSING in theirs:  # places that range left empty stay empty
+                        offsets.extend([_MISSING if at == _MISSING else base + at for at in theirs])
+                    else:
+                        offsets.extend(map(base.__add__, theirs))
+                self._lengths.fromfile(places, count)
+        except BaseException:  # what that range wrote cannot be read back: as it was
+            del offsets[kept[0]:], self._lengths[kept[1]:]
+            raise
+        self._verbatim = verbatim
         with open(place / _LINES, "rb") as lines:
             shutil.copyfileobj(lines, self._file)
         self._size = self._file.tell()
