@@ -20,23 +20,25 @@ def _fresh(code: str, cwd: Path) -> str:
     return done.stdout.strip()
 
 
-def test_a_run_without_judge_metrics_does_not_import_the_local_judge(tmp_path: Path) -> None:
+def _after_a_one_case_run(tmp_path: Path, options: list[str], printed: str) -> str:
+    """What a fresh interpreter prints of ``printed`` (an expression) after ``agentunit run`` of a one-case
+    echo suite with ``options``, the run's own output first."""
     case = {"id": "c0", "prompt": "Answer: 42", "metrics": [{"metric": "contains", "value": "42"}]}
     (tmp_path / "suite.json").write_text(json.dumps({"name": "one", "target": {"type": "echo"}, "cases": [case]}))
-    out = _fresh("import sys\nfrom agentunit.cli import main\n"
-                 "sys.argv = ['agentunit', 'run', 'suite.json', '--db', 'a.db', '-o', 'out.json', '-q']\n"
-                 "try:\n    main()\nexcept SystemExit as e:\n    assert e.code == 0, e.code\n"
-                 f"print(sorted(m for m in {_NOT_NEEDED!r} if m in sys.modules))", tmp_path)
+    return _fresh("import sys\nfrom agentunit.cli import main\n"
+                  f"sys.argv = ['agentunit', 'run', 'suite.json', '--db', 'a.db', *{options!r}]\n"
+                  "try:\n    main()\nexcept SystemExit as e:\n    assert e.code == 0, e.code\n"
+                  f"print({printed})", tmp_path)
+
+
+def test_a_run_without_judge_metrics_does_not_import_the_local_judge(tmp_path: Path) -> None:
+    out = _after_a_one_case_run(tmp_path, ["-o", "out.json", "-q"],
+                                f"sorted(m for m in {_NOT_NEEDED!r} if m in sys.modules)")
     assert out == "[]"
 
 
 def test_the_printed_summary_of_a_run_without_a_matrix_imports_no_matrix_tables(tmp_path: Path) -> None:
-    case = {"id": "c0", "prompt": "Answer: 42", "metrics": [{"metric": "contains", "value": "42"}]}
-    (tmp_path / "suite.json").write_text(json.dumps({"name": "one", "target": {"type": "echo"}, "cases": [case]}))
-    out = _fresh("import sys\nfrom agentunit.cli import main\n"
-                 "sys.argv = ['agentunit', 'run', 'suite.json', '--db', 'a.db']\n"
-                 "try:\n    main()\nexcept SystemExit as e:\n    assert e.code == 0, e.code\n"
-                 "print('agentunit.reporting.matrix' in sys.modules)", tmp_path)
+    out = _after_a_one_case_run(tmp_path, [], "'agentunit.reporting.matrix' in sys.modules")
     assert out.splitlines()[-1] == "False"
 
 
