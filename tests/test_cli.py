@@ -522,3 +522,15 @@ def test_a_profiled_run_keeps_the_usual_ending_so_the_profile_is_written(tmp_pat
                            "--db", "r.db", "-q"], capture_output=True, text=True, cwd=tmp_path, timeout=120)
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "run.prof").stat().st_size > 0  # cProfile writes it after the program returns
+
+
+def test_a_run_whose_stdout_reader_went_away_ends_as_the_interpreter_always_did(tmp_path):
+    suite = write_suite(tmp_path / "s.json", {"name": "p", "target": {"type": "echo"}, "cases": [
+        {"id": "a", "prompt": "hello", "metrics": [{"metric": "contains", "value": "hello"}]}]})
+    proc = subprocess.Popen([sys.executable, "-m", "agentunit", "run", str(suite), "--db", str(tmp_path / "r.db")],
+                            cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env={**os.environ, "PYTHONUNBUFFERED": ""})  # the summary waits in stdout's buffer
+    proc.stdout.close()  # the reader is gone before the run writes: its summary cannot be flushed
+    stderr = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == 120, stderr  # Python's own exit status when stdout cannot be flushed
+    assert "BrokenPipeError" in stderr and "Traceback" not in stderr

@@ -673,10 +673,9 @@ def _end_promptly(code: int) -> None:
     import os
     import threading
 
-    run_exit_functions = getattr(atexit, "_run_exitfuncs", None)
-    if threading.active_count() != 1 or run_exit_functions is None or sys.getprofile() or sys.gettrace():
+    if threading.active_count() != 1 or sys.getprofile() or sys.gettrace():
         return
-    run_exit_functions()  # each runs once: the usual exit, if it follows, finds none left
+    atexit._run_exitfuncs()  # CPython's own ending calls it; each runs once: a usual exit after it finds none
     try:
         sys.stdout.flush()
         sys.stderr.flush()
