@@ -6,7 +6,7 @@ import json
 
 from click.testing import CliRunner
 
-import agentunit.cli as cli
+import agentunit.cli.run_command as run_command
 from agentunit.cli import app
 
 
@@ -20,13 +20,13 @@ def _suite(tmp_path):
 def test_run_raises_the_young_threshold_and_restores_the_thresholds(tmp_path, monkeypatch):
     before = gc.get_threshold()
     seen = []
-    real = cli._execute
+    real = run_command.execute
 
     def spy(*args, **kwargs):
         seen.append(gc.get_threshold())
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(cli, "_execute", spy)
+    monkeypatch.setattr(run_command, "execute", spy)
     result = CliRunner().invoke(app, ["run", str(_suite(tmp_path)), "--db", str(tmp_path / "r.db"), "-q"])
     assert result.exit_code == 0, result.output
     assert seen and seen[0][0] == max(before[0], 50_000) and seen[0][1:] == before[1:]
@@ -36,13 +36,13 @@ def test_run_raises_the_young_threshold_and_restores_the_thresholds(tmp_path, mo
 def test_a_collector_switched_off_stays_off(tmp_path, monkeypatch):
     before = gc.get_threshold()
     seen = []
-    real = cli._execute
+    real = run_command.execute
 
     def spy(*args, **kwargs):
         seen.append(gc.get_threshold()[0])
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(cli, "_execute", spy)
+    monkeypatch.setattr(run_command, "execute", spy)
     gc.set_threshold(0, *before[1:])
     try:
         result = CliRunner().invoke(app, ["run", str(_suite(tmp_path)), "--db", str(tmp_path / "r.db"), "-q"])

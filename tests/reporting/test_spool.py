@@ -166,21 +166,22 @@ def test_without_lines_a_value_the_database_keeps_as_text_still_leaves_the_stati
 def test_the_cli_makes_lines_only_for_a_json_report(tmp_path, monkeypatch):
     from click.testing import CliRunner
 
-    import agentunit.cli as cli
+    import agentunit.cli.run_command as run_command
+    from agentunit.cli import app
 
     made = []
-    real = cli._execute
+    real = run_command.execute
 
     def spy(engine, *args, **kwargs):
         made.append(engine.options.report_lines)
         return real(engine, *args, **kwargs)
 
-    monkeypatch.setattr(cli, "_execute", spy)
+    monkeypatch.setattr(run_command, "execute", spy)
     suite = tmp_path / "s.json"
     case = {"id": "a", "prompt": "hi", "metrics": [{"metric": "contains", "value": "hi"}]}
     suite.write_text(json.dumps({"name": "s", "target": {"type": "echo"}, "cases": [case]}))
     for extra in ([], ["-o", str(tmp_path / "r.json")]):
-        outcome = CliRunner().invoke(cli.app, ["run", str(suite), "--db", str(tmp_path / "r.db"), "-q", *extra])
+        outcome = CliRunner().invoke(app, ["run", str(suite), "--db", str(tmp_path / "r.db"), "-q", *extra])
         assert outcome.exit_code == 0, outcome.output
     assert made == [False, True]
     assert len(json.loads((tmp_path / "r.json").read_text())["cases"]) == 1

@@ -1,26 +1,34 @@
-"""The ``agentunit`` command line: run, init, calibrate, compare, metrics, import, models, view.
+"""The ``agentunit`` commands, built on click: run, init, calibrate, compare, metrics, import, models, view.
 
 Exit codes (contract): 0 every case passed · 1 some case failed or errored · 2 bad usage or an
 invalid suite (the message names file:line); ``calibrate`` reports and does not gate: 0 when it ran.
 Built on click (what typer wraps) directly: the newest typer builds pydantic validators per option,
-which tripled start-up time.
+which tripled start-up time. ``run``'s work is ``agentunit.cli.run_command``'s, which the program also
+calls without click when it can read the arguments itself (``agentunit.cli.run_arguments``).
 """
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import sys
-import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import click
 
-from agentunit.errors import AgentUnitError, SuiteError
-
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+from agentunit.cli import run_command
+from agentunit.cli.usage import (
+    COUNT_MAX,
+    DATABASE_VARIABLE,
+    DEFAULT_DATABASE,
+    EXIT_FAILED,
+    EXIT_OK,
+    database_location,
+    fail_usage,
+    seconds,
+    shown,
+    suite_problems,
+)
+from agentunit.errors import AgentUnitError
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -29,47 +37,19 @@ def app() -> None:
     """Test LLM applications and AI agents."""
 
 
-@contextlib.contextmanager
-def _suite_problems(suite: Path) -> Iterator[None]:
-    """Loading a suite: its problems printed one per line, anything else one line — exit 2, never a
-    traceback."""
-    try:
-        yield
-    except SuiteError as exc:
-        for problem in exc.problems:
-            sys.stderr.write(f"{problem}\n")
-        raise click.exceptions.Exit(EXIT_USAGE) from None
-    except AgentUnitError as exc:
-        raise _fail_usage(str(exc)) from None
-    except Exception as exc:  # a bug or an input no check foresaw: still a one-line answer, never a traceback
-        raise _fail_usage(f"{suite}: cannot load the suite: {type(exc).__name__}: {exc}") from None
-
-
-def _fail_usage(message: str) -> click.exceptions.Exit:
-    from agentunit.suite.problems import printable
-
-    sys.stderr.write(f"error: {printable(message)}\n")
-    return click.exceptions.Exit(EXIT_USAGE)
-
-
 class _Seconds(click.ParamType):
     """A finite number of seconds > 0 (click's FloatRange lets ``nan`` and ``inf`` through)."""
 
     name = "seconds"
 
     def convert(self, value: Any, param: Any, ctx: Any) -> float:
-        import math
-
         try:
-            seconds = float(value)
-        except (TypeError, ValueError):
-            self.fail(f"{value!r} is not a number of seconds", param, ctx)
-        if not math.isfinite(seconds) or seconds <= 0:
-            self.fail(f"{value!r} is not a finite number of seconds > 0", param, ctx)
-        return seconds
+            return seconds(value)
+        except ValueError as exc:
+            self.fail(str(exc), param, ctx)
 
 
-_COUNT = click.IntRange(min=1, max=2**63 - 1)  # stored as SQLite integers
+_COUNT = click.IntRange(min=1, max=COUNT_MAX)
 
 
 class _Database(click.ParamType):
@@ -78,26 +58,13 @@ class _Database(click.ParamType):
     name = "path|url"
 
     def convert(self, value: Any, param: Any, ctx: Any) -> Path | str:
-        from agentunit.store.location import is_postgres_url
-
-        if isinstance(value, Path):
-            return value
-        text = str(value)
-        if is_postgres_url(text):
-            return text.strip()
-        if not text:
-            self.fail("the results database path is empty", param, ctx)
-        return Path(text)
+        try:
+            return database_location(value)
+        except ValueError as exc:
+            self.fail(str(exc), param, ctx)
 
 
 _DATABASE = _Database()
-
-
-def _shown(db: Path | str) -> str:
-    """The database as it may be printed: a URL's password replaced by ``***``."""
-    from agentunit.store.location import redact_url
-
-    return redact_url(db)
 
 
 @app.command()
@@ -107,7 +74,7 @@ def _shown(db: Path | str) -> str:
 @click.option("--repeat", type=_COUNT, default=None, help="Attempts per case; reports pass@k and pass^k.")
 @click.option("--no-cache", is_flag=True, help="Do not reuse cached target replies.")
 @click.option("--resume", metavar="RUN_ID", help="Continue a run, skipping its committed cases.")
-@click.option("--db", type=_DATABASE, default=Path(".agentunit/agentunit.db"), envvar="AGENTUNIT_DB",
+@click.option("--db", type=_DATABASE, default=DEFAULT_DATABASE, envvar=DATABASE_VARIABLE,
               show_default=True, help="Results database: a SQLite file or a postgresql:// URL (or AGENTUNIT_DB).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write the JSON report.")
 @click.option("--junit", type=click.Path(dir_okay=False, path_type=Path), help="Write a JUnit XML report.")
@@ -130,94 +97,16 @@ def _shown(db: Path | str) -> str:
               help="Processes that validate the suite's cases and run them when the run calls no model or "
                    "service (echo, recorded outputs) (default: one per CPU, up to 4, running from 1,000 cases on, "
                    "validating from 2,000; 1: this process only).")
-def run(suite: Path | None, jobs: int | None, repeat: int | None, no_cache: bool, resume: str | None, db: Path | str,
-        output: Path | None, junit: Path | None, markdown: Path | None, html: Path | None,
-        filter_: str | None, timeout: float | None, allow_unmeasured: bool, quiet: bool, dry_run: bool,
-        calibration: Path | None, executor: str, ray_address: str | None, ray_workers: int | None,
-        processes: int | None) -> None:
+def run(**arguments: Any) -> None:
     """Run SUITE against its target, store the results, write reports; exit 0/1/2."""
-    from agentunit.core.engine import Engine, RunOptions
-    from agentunit.store.sqlite import Store
-    from agentunit.suite.loader import load_suite
-
-    _freeze_heap()
-    _fewer_collections()
-    if dry_run and resume:
-        raise _fail_usage("--dry-run and --resume cannot be combined")
-    if executor != "ray" and (ray_address or ray_workers):
-        raise _fail_usage("--ray-address and --ray-workers need --executor ray")
-    case_executor = _ray_executor(ray_address, ray_workers) if executor == "ray" else None
-    try:
-        store = None if dry_run else Store(db)  # a dry run only reads the database's caches
-    except AgentUnitError as exc:  # PostgreSQL unreachable, a newer schema: the message names the database
-        raise _fail_usage(str(exc)) from None
-    except Exception as exc:  # sqlite3 and file-system errors: a bad --db is a usage problem
-        raise _fail_usage(f"cannot open the results database {_shown(db)}: {type(exc).__name__}: {exc}") from None
-    if resume:
-        previous = store.get_run(resume)
-        if previous is None:
-            raise _fail_usage(f"no run {resume!r} in {_shown(db)}")
-        if suite is None and previous.get("suite_path"):
-            suite = Path(previous["suite_path"])
-        repeat = repeat or (previous.get("options") or {}).get("repeat", 1)
-    if suite is None:
-        raise _fail_usage("missing SUITE (a .yaml or .json suite file)")
-    with _suite_problems(suite):
-        loaded = load_suite(suite, calibration=calibration)
-        _freeze_heap()  # the suite's data
-        total = loaded.validate(require_target=True, processes=processes)
-        for warning in loaded.problems.warning_texts():
-            sys.stderr.write(warning + "\n")
-        repeat = repeat or loaded.options.get("repeat", 1)
-        options = RunOptions(concurrency=jobs or loaded.options.get("concurrency", 8), repeat=repeat,
-                             timeout=timeout, cache=not no_cache and loaded.options.get("cache", True),
-                             resume=resume, filter=filter_,
-                             allow_unmeasured=allow_unmeasured or loaded.options.get("allow_unmeasured", False),
-                             executor=case_executor, processes=processes, report_lines=output is not None)
-        if not dry_run:  # a dry run sends nothing: the environment may be incomplete
-            from agentunit.suite.environment import check_environment
-
-            check_environment(loaded)
-        target = loaded.build_target()
-        if dry_run:
-            from agentunit.core.dryrun import dry_run as count_calls
-
-            report = count_calls(loaded, db, options, target=target)
-        else:
-            engine = Engine(loaded, store, options, target=target)
-    if dry_run:
-        sys.stdout.write(report.text() + "\n")
-        raise click.exceptions.Exit(EXIT_OK)
-    _freeze_heap()  # the validated cases too
-    try:
-        result = _execute(engine, total * repeat, show_progress=not quiet and sys.stderr.isatty())
-    except KeyboardInterrupt:
-        store.close()
-        sys.stderr.write(f"interrupted; committed results are kept. Continue with:\n"
-                         f"  agentunit run {suite} --db {_shown(db)} --resume {engine.run_id}\n")
-        raise click.exceptions.Exit(130) from None
-    except AgentUnitError as exc:  # the Ray executor lost a worker for good: what was stored is kept
-        store.close()
-        sys.stderr.write(f"error: {exc}; committed results are kept. Continue with:\n"
-                         f"  agentunit run {suite} --db {_shown(db)} --resume {engine.run_id}\n")
-        raise click.exceptions.Exit(EXIT_USAGE) from None
-    _write_reports(result, output=output, junit=junit, markdown=markdown, html=html)
-    if not quiet:
-        from agentunit.reporting.console import print_summary
-
-        print_summary(result, db_path=_shown(db))
-    store.close()
-    code = 130 if result.status == "interrupted" else result.exit_code
-    if _AS_PROGRAM["on"] and _ran_nothing_of_the_authors(engine):
-        _end_promptly(code)  # here, before the run's objects are let go one by one
-    raise click.exceptions.Exit(code)
+    run_command.run_suite(click.get_current_context(), **arguments)
 
 
 @app.command()
 @click.argument("suite", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--labels", type=click.Path(dir_okay=False, path_type=Path),
               help="Human verdicts: a .jsonl or .csv file with id, metric (optional) and expected_pass.")
-@click.option("--db", type=_DATABASE, default=Path(".agentunit/agentunit.db"), envvar="AGENTUNIT_DB",
+@click.option("--db", type=_DATABASE, default=DEFAULT_DATABASE, envvar=DATABASE_VARIABLE,
               show_default=True, help="Results database (its judge cache makes a rerun free).")
 @click.option("-j", "--jobs", "--concurrency", "jobs", type=_COUNT, default=None,
               help="Cases in flight at once (default 8).")
@@ -242,7 +131,7 @@ def calibrate(suite: Path, labels: Path | None, db: Path | str, jobs: int | None
     from agentunit.suite.loader import load_suite
 
     existing = _existing_calibration(write_path)
-    with _suite_problems(suite):
+    with suite_problems(suite):
         loaded = load_suite(suite)
         loaded.validate(require_target=True)
         for warning in loaded.problems.warning_texts():
@@ -256,22 +145,23 @@ def calibrate(suite: Path, labels: Path | None, db: Path | str, jobs: int | None
     try:
         store = Store(db)
     except AgentUnitError as exc:  # PostgreSQL unreachable, a newer schema: the message names the database
-        raise _fail_usage(str(exc)) from None
+        raise fail_usage(str(exc)) from None
     except Exception as exc:  # sqlite3 and file-system errors: a bad --db is a usage problem
-        raise _fail_usage(f"cannot open the results database {_shown(db)}: {type(exc).__name__}: {exc}") from None
+        raise fail_usage(f"cannot open the results database {shown(db)}: {type(exc).__name__}: {exc}") from None
     options = RunOptions(concurrency=jobs or loaded.options.get("concurrency", 8), timeout=timeout,
                          cache=loaded.options.get("cache", True))
     show = not as_json and sys.stderr.isatty()
     try:
         result = run_calibration(loaded, store, options, labelled, target=target, worst=worst,
-                                 execute=lambda engine: _execute(engine, len(labelled.cases), show_progress=show))
+                                 execute=lambda engine: run_command.execute(engine, len(labelled.cases),
+                                                                            show_progress=show))
     except KeyboardInterrupt:
         store.close()
         sys.stderr.write("interrupted; the judge calls made so far are cached in the database\n")
         raise click.exceptions.Exit(130) from None
     except AgentUnitError as exc:
         store.close()
-        raise _fail_usage(str(exc)) from None
+        raise fail_usage(str(exc)) from None
     store.close()
     written = _write_calibration(write_path, existing, result) if write_path is not None else None
     sys.stdout.write((json.dumps(report_dict(result, written), indent=2, ensure_ascii=False) if as_json
@@ -289,7 +179,7 @@ def _existing_calibration(path: Path | None) -> Any:
     try:
         return read_calibration(path)
     except CalibrationFileError as exc:
-        raise _fail_usage(f"{path}:{exc.line or 1}: {exc} — --write updates a calibration file; "
+        raise fail_usage(f"{path}:{exc.line or 1}: {exc} — --write updates a calibration file; "
                           "choose a new path or remove this file") from None
 
 
@@ -306,96 +196,14 @@ def _write_calibration(path: Path, existing: Any, result: Any) -> dict[str, Any]
         path.parent.mkdir(parents=True, exist_ok=True)
         write_calibration(path, calibration)
     except OSError as exc:
-        raise _fail_usage(f"cannot write {path}: {exc.strerror or exc}") from None
+        raise fail_usage(f"cannot write {path}: {exc.strerror or exc}") from None
     return {"path": str(path), "metrics": sorted(fitted), "kept": kept, "not_fitted": not_fitted}
-
-
-def _ray_executor(address: str | None, workers: int | None) -> Any:
-    """``--executor ray``: the executor (Ray itself is imported when the run starts)."""
-    import importlib.util
-
-    from agentunit.scale import RayExecutor
-
-    if importlib.util.find_spec("ray") is None:
-        raise _fail_usage("--executor ray needs Ray: pip install 'agentunit[ray]'")
-    return RayExecutor(address=address, workers=workers)
-
-
-def _freeze_heap() -> None:
-    """What is loaded so far (modules, then the suite and its validated cases) lives through the run: the
-    garbage collector's passes leave it out (``gc.freeze``) until the command ends (``gc.unfreeze``)."""
-    context = click.get_current_context(silent=True)
-    if context is None:
-        return
-    if not context.meta.get(_FROZEN):
-        context.meta[_FROZEN] = True
-        context.call_on_close(gc.unfreeze)
-    gc.freeze()
-
-
-_FROZEN = "agentunit.heap_frozen"
-
-
-def _fewer_collections() -> None:
-    """A run makes and drops objects case after case, hardly any of them in reference cycles: the garbage
-    collector's youngest generation is collected every 50,000 net allocations of container objects instead
-    of every 700 (measured: 0.89 s, 7-8 % of the CPU of a 100,000-case run, went to ~2,900 collections that
-    found ~700 cyclic objects; now 0.12 s). Cyclic garbage waiting meanwhile stays under that count. The
-    thresholds are restored when the command ends; a collector switched off (threshold 0) stays off."""
-    context = click.get_current_context(silent=True)
-    if context is None or _THRESHOLDS in context.meta:
-        return
-    before = gc.get_threshold()
-    context.meta[_THRESHOLDS] = before
-    context.call_on_close(lambda: gc.set_threshold(*before))
-    if before[0]:
-        gc.set_threshold(max(before[0], _YOUNG_THRESHOLD), *before[1:])
-
-
-_THRESHOLDS = "agentunit.gc_thresholds"
-_YOUNG_THRESHOLD = 50_000
-
-
-def _execute(engine: Any, total: int, show_progress: bool) -> Any:
-    if not show_progress:
-        return engine.execute()
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-    # A run that awaits nothing finishes cases quickly and may fork (agentunit.core.shards): it refreshes the
-    # display itself, from its progress calls, instead of from a refresh thread a fork must not inherit.
-    refresh_here = engine.runs_inline()
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                  transient=True, auto_refresh=not refresh_here) as progress:
-        task = progress.add_task(engine.suite.name, total=total)
-        shown = [0.0]
-
-        def update(done: int, _total: int | None) -> None:
-            progress.update(task, completed=done)
-            if refresh_here and (time.monotonic() - shown[0] >= 0.1 or done >= total):
-                shown[0] = time.monotonic()
-                progress.refresh()
-
-        engine.on_progress = update
-        return engine.execute()
-
-
-_WRITERS = {"output": ("json_report", "write_json"), "junit": ("junit", "write_junit"),
-            "markdown": ("markdown", "write_markdown"), "html": ("html", "write_html")}
-
-
-def _write_reports(result: Any, **paths: Path | None) -> None:
-    import importlib
-
-    for key, path in paths.items():
-        if path is not None:
-            module, function = _WRITERS[key]
-            getattr(importlib.import_module(f"agentunit.reporting.{module}"), function)(result, path)
 
 
 @app.command()
 @click.argument("run_a")
 @click.argument("run_b")
-@click.option("--db", type=_DATABASE, default=Path(".agentunit/agentunit.db"), envvar="AGENTUNIT_DB",
+@click.option("--db", type=_DATABASE, default=DEFAULT_DATABASE, envvar=DATABASE_VARIABLE,
               show_default=True, help="Results database (read only).")
 @click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON (docs/statistics.md).")
 @click.option("--level", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.05,
@@ -417,11 +225,11 @@ def compare(run_a: str, run_b: str, db: Path | str, as_json: bool, level: float,
         from agentunit.suite.problems import printable
 
         first, *rest = str(exc).split("\n")
-        error = _fail_usage(first)
+        error = fail_usage(first)
         sys.stderr.write("".join(f"{printable(line)}\n" for line in rest))
         raise error from None
     except Exception as exc:  # a damaged database or a bug: one line, never a traceback
-        raise _fail_usage(f"cannot compare {run_a} and {run_b} in {_shown(db)}: {type(exc).__name__}: {exc}"
+        raise fail_usage(f"cannot compare {run_a} and {run_b} in {shown(db)}: {type(exc).__name__}: {exc}"
                           ) from None
     sys.stdout.write(json.dumps(result, indent=2, ensure_ascii=False) + "\n" if as_json
                      else render_comparison(result))
@@ -449,7 +257,7 @@ def metrics(family: str | None, as_json: bool, as_markdown: bool) -> None:
 
     infos = all_metrics(family)
     if family and not infos:
-        raise _fail_usage(f"no family {family!r}; families: {', '.join(families())}")
+        raise fail_usage(f"no family {family!r}; families: {', '.join(families())}")
     if as_json:
         rows = [{"name": i.name, "family": i.family, "aliases": list(i.aliases), "needs": list(i.needs),
                  "value": i.value, "threshold": i.threshold, "direction": i.direction, "kind": i.kind,
@@ -484,9 +292,9 @@ def init(directory: Path, kind: str, base_url: str | None, model_name: str | Non
     try:
         starter = write_starter(kind, directory, force=force, base_url=base_url, model=model_name)
     except AgentUnitError as exc:
-        raise _fail_usage(str(exc)) from None
+        raise fail_usage(str(exc)) from None
     except OSError as exc:
-        raise _fail_usage(f"cannot write into {directory}: {exc.strerror or exc}") from None
+        raise fail_usage(f"cannot write into {directory}: {exc.strerror or exc}") from None
     for path in starter.files:
         sys.stdout.write(f"wrote {path}\n")
     sys.stdout.write("next:\n" + "".join(f"  {step}\n" for step in starter.next_steps))
@@ -505,7 +313,7 @@ def import_promptfoo(config: Path, output: Path) -> None:
     """Write the native suite equivalent to a promptfoo CONFIG (docs/promptfoo.md); exit 0/2."""
     from agentunit.promptfoo.export import write_native
 
-    with _suite_problems(config):
+    with suite_problems(config):
         written = write_native(config, output)
     for path in written:
         sys.stdout.write(f"wrote {path}\n")
@@ -546,7 +354,7 @@ def models_install(names: tuple[str, ...]) -> None:
         for name in wanted:
             install(name)
     except AgentUnitError as exc:
-        raise _fail_usage(str(exc)) from None
+        raise fail_usage(str(exc)) from None
 
 
 @models.command("path")
@@ -558,7 +366,7 @@ def models_path(name: str) -> None:
     try:
         sys.stdout.write(f"{require(name)}\n")
     except AgentUnitError as exc:
-        raise _fail_usage(str(exc)) from None
+        raise fail_usage(str(exc)) from None
 
 
 @models.command("serve")
@@ -584,7 +392,7 @@ def models_serve(name: str, port: int, model_path: str | None, n_gpu_layers: int
         provider = LocalProvider(config)
         server = provider.server
     except AgentUnitError as exc:
-        raise _fail_usage(str(exc)) from None
+        raise fail_usage(str(exc)) from None
     address = server.listening_address
     model = provider.describe()["model"]
     sys.stdout.write(f"judge ({model}) serving OpenAI-compatible API at {address}/v1\n{_serve_hint(address, model)}")
@@ -607,7 +415,7 @@ def _serve_hint(address: str, model: str) -> str:
 
 
 @app.command()
-@click.option("--db", type=_DATABASE, default=Path(".agentunit/agentunit.db"), envvar="AGENTUNIT_DB",
+@click.option("--db", type=_DATABASE, default=DEFAULT_DATABASE, envvar=DATABASE_VARIABLE,
               show_default=True, help="Results database (opened read-only).")
 @click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True, help="0 picks a free port.")
 @click.option("--host", default="127.0.0.1", show_default=True,
@@ -619,70 +427,9 @@ def view(db: Path | str, port: int, host: str) -> None:
     try:
         serve(db, host, port)
     except ViewerError as exc:
-        raise _fail_usage(str(exc)) from None
+        raise fail_usage(str(exc)) from None
     except OSError as exc:  # the address is taken or cannot be bound
-        raise _fail_usage(f"cannot listen on {host}:{port}: {exc.strerror or exc}"
+        raise fail_usage(f"cannot listen on {host}:{port}: {exc.strerror or exc}"
                           + (" (pass --port 0 for a free port)" if port else "")) from None
     except KeyboardInterrupt:
         pass
-
-
-def _ran_nothing_of_the_authors(engine: Any) -> bool:
-    """Whether the run executed none of the suite author's Python in this process: an echo target or
-    recorded outputs, agentunit's own deterministic metrics, no transform. Nothing of theirs (a file left
-    open, an object's ``__del__``) can then be waiting for the interpreter's tear-down."""
-    suite = engine.suite
-    return engine.runs_inline() and getattr(suite, "splittable", False) and not suite.has_transforms
-
-
-def main() -> None:
-    try:
-        app()
-    except KeyboardInterrupt:
-        sys.stderr.write("interrupted\n")
-        sys.exit(130)
-    finally:
-        # The process ends here: the interpreter's last collection need not go through all it loaded and ran.
-        gc.freeze()
-
-
-# Whether this process is the ``agentunit`` program itself (``program``), which may end as soon as its work is
-# done; not when ``main`` or the command group is called from Python (a test, a script going on after it).
-_AS_PROGRAM = {"on": False}
-
-
-def program() -> None:
-    """The ``agentunit`` program (its console script, ``python -m agentunit``): ``main``, except that a run
-    that ran nothing of the suite author's ends the process as soon as its reports are written and its
-    store closed (``_end_promptly``). ``main`` itself always returns by raising ``SystemExit``."""
-    _AS_PROGRAM["on"] = True
-    main()
-
-
-def _end_promptly(code: int) -> None:
-    """End the process now with exit status ``code``, without letting go of the run's objects one by one and
-    without the interpreter's tear-down of every module (after 1,000 cases ~6 ms, 5,000 ~10 ms).
-
-    What an ending must do is done first: the ``atexit`` functions (logging's flush, ``weakref.finalize``,
-    coverage), then stdout and stderr are flushed. Returns, leaving the usual exit to the caller, when a
-    thread other than this one is alive (the interpreter would wait for it), a profiler or tracer is attached
-    (``python -m cProfile``, a debugger: they report as the interpreter ends) or the streams cannot be
-    flushed (a closed pipe: the usual exit reports it as it always does).
-    """
-    import atexit
-    import os
-    import threading
-
-    if threading.active_count() != 1 or sys.getprofile() or sys.gettrace():
-        return
-    atexit._run_exitfuncs()  # CPython's own ending calls it; each runs once: a usual exit after it finds none
-    try:
-        sys.stdout.flush()
-        sys.stderr.flush()
-    except (OSError, ValueError):
-        return
-    os._exit(code)
-
-
-if __name__ == "__main__":
-    program()
