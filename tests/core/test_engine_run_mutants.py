@@ -376,7 +376,7 @@ def test_the_suites_media_size_limit_applies_to_media_a_reply_returns(tmp_path):
 
 def test_a_lone_calls_resources_count_one_call_in_flight(monkeypatch):
     """`concurrent_calls` counts the target calls in flight while the call was measured: one, alone."""
-    import agentunit.core.engine as engine_module
+    import agentunit.sustainability.meter as meter_module
     from agentunit.sustainability.meter import ResourceMeter
 
     meters = []
@@ -386,7 +386,7 @@ def test_a_lone_calls_resources_count_one_call_in_flight(monkeypatch):
             meters.append(self)
             return super().start()
 
-    monkeypatch.setattr(engine_module, "ResourceMeter", Kept)
+    monkeypatch.setattr(meter_module, "ResourceMeter", Kept)  # the engine imports it from there when it meters
 
     async def agent(prompt):
         for _ in range(2000):  # until the sampler has looked at least twice during this call

@@ -380,3 +380,17 @@ def test_ranges_writing_at_once_checkpoint_the_log_more_often_in_smaller_batches
     assert result.store.checkpoint_pages() == 1000  # SQLite's own, once the ranges are in
     store = Store(tmp_path / "d.db")
     assert store.checkpoint_pages(30) == 1000 and store.checkpoint_pages() == 30
+
+
+def test_an_assert_set_is_split_only_when_its_children_may_be(tmp_path, one_thread):
+    """An assert-set scores its children in the process it runs in: one that keeps state across cases
+    (a privacy budget) or one backed by a model keeps the run in one process, as it would on its own."""
+    def assert_set(*children):
+        return {"metric": "assert-set", "assert": list(children)}
+
+    contains = {"metric": "contains", "value": "item"}
+    budget = {"metric": "privacy_budget", "config": {"total_budget": 5}}
+    assert shards.shard_bounds(_engine(tmp_path, processes=2, metrics=[assert_set(contains, "is-json")])) == [5]
+    assert shards.shard_bounds(_engine(tmp_path, processes=2, metrics=[assert_set(contains, budget)])) is None
+    assert shards.shard_bounds(_engine(tmp_path, processes=2,
+                                       metrics=[assert_set(assert_set(contains, "audio-language"))])) is None

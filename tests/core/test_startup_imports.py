@@ -1,5 +1,5 @@
-"""A run of deterministic checks imports neither the embedded judge's client nor urllib (issue 20:
-start-up pays only for what the run uses)."""
+"""A run of deterministic checks imports neither the embedded judge's client nor urllib, nor the judge service,
+the matrix, transform and media-reading modules (issue 20: start-up pays only for what the run uses)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,9 @@ from pathlib import Path
 _NOT_NEEDED = ("agentunit.judges.local", "agentunit.judges.prefill", "urllib.request", "http.client", "secrets",
                "asyncio", "agentunit.media.access", "agentunit.media.thumbnail", "agentunit.stats.compare",
                "agentunit.stats.paired", "regex", "csv", "shlex", "glob", "statistics",
-               "agentunit.suite.split")
+               "agentunit.suite.split", "agentunit.judges.service", "agentunit.judges.base",
+               "agentunit.judges.model_file", "agentunit.suite.matrix", "agentunit.suite.transform",
+               "agentunit.media.references", "agentunit.sustainability.meter", "mmap")
 
 
 def _fresh(code: str, cwd: Path) -> str:
@@ -47,3 +49,11 @@ def test_asking_whether_a_provider_exists_imports_nothing(tmp_path: Path) -> Non
                  "print('local' in PROVIDERS, 'ensemble' in PROVIDERS, 'nope' in PROVIDERS, {} in PROVIDERS, "
                  "'agentunit.judges.local' in sys.modules, 'agentunit.judges.ensemble' in sys.modules)", tmp_path)
     assert out == "True True False False False False"
+
+
+def test_the_judges_package_imports_a_module_when_a_name_of_it_is_asked_for(tmp_path: Path) -> None:
+    out = _fresh("import sys\nimport agentunit.judges.providers\n"
+                 "print('agentunit.judges.base' in sys.modules, 'agentunit.judges.service' in sys.modules)\n"
+                 "from agentunit.judges import JudgeRequest, current_judge\n"
+                 "print(JudgeRequest.__module__, current_judge.__module__)", tmp_path)
+    assert out.splitlines() == ["False False", "agentunit.judges.base agentunit.judges.service"]

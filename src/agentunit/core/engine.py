@@ -28,7 +28,6 @@ from agentunit.core.scoring import judge_case, pass_at_k, pass_hat_k
 from agentunit.core.trace import TraceLog
 from agentunit.datasets.base import DatasetCase
 from agentunit.errors import AgentUnitError
-from agentunit.judges.service import current_judge, set_current_judge, use_judge
 from agentunit.media.fields import METADATA_MEDIA_KEYS
 from agentunit.media.model import MediaLimits, reset_limits, use_limits
 from agentunit.metrics import metric_from_spec
@@ -36,7 +35,6 @@ from agentunit.metrics.base import MetricResult, begin_run_state, end_run_state,
 from agentunit.store.sqlite import Store
 from agentunit.store.text import encodable
 from agentunit.suite.model import Suite
-from agentunit.sustainability.meter import REMOTE_SCOPE, ResourceMeter
 from agentunit.targets import make_target
 from agentunit.targets._secrets import redact_text
 from agentunit.targets.base import Reply, Target
@@ -47,6 +45,7 @@ if TYPE_CHECKING:
 DEFAULT_CASE_TIMEOUT_S = 300.0
 SHARDED_FROM = 1_000  # validated cases from which a run that awaits nothing is split across processes by default
 _NO_SECRETS: frozenset[str] = frozenset()
+_LOCAL_JUDGE = {"provider": "local"}  # a suite's judge when it names none
 _HAS_TIMEOUT_CM = sys.version_info >= (3, 11)  # asyncio.timeout()
 if _HAS_TIMEOUT_CM:
     # asyncio.TimeoutError is the built-in one since 3.11: a run that awaits nothing does not import asyncio
@@ -169,6 +168,7 @@ class Engine:
         self._target_transforms = bool(getattr(suite, "has_transforms", False))
         self._inline = False  # set by execute() for a run driven without an event loop
         self._report_spool: ReportSpool | None = None  # the run's, while it runs
+        self._judged = True  # whether the run set a judge up (``_uses_a_judge``), from run() on
 
     # -- driving the run ------------------------------------------------------------------------
 
@@ -229,7 +229,11 @@ class Engine:
         if hit is not None:
             reply, latency, cached = Reply.from_json(hit[0]), hit[1], True
         else:
-            running = ResourceMeter(in_flight=lambda: self._in_flight, **meter).start() if meter is not None else None
+            running = None
+            if meter is not None:
+                from agentunit.sustainability.meter import ResourceMeter
+
+                running = ResourceMeter(in_flight=lambda: self._in_flight, **meter).start()
             self._in_flight += 1
             start = time.perf_counter()
             try:
@@ -254,6 +258,8 @@ class Engine:
         outcome.latency_ms, outcome.cached = latency, cached
         if meter is not None and not cached:
             if target.kind in ("http", "openai"):
+                from agentunit.sustainability.meter import REMOTE_SCOPE
+
                 usage.scope = REMOTE_SCOPE
             outcome.resources = usage.to_dict()
         if reply.usage is not None:
@@ -269,7 +275,7 @@ class Engine:
     def _secrets(self) -> frozenset[str]:
         """Secret values the target and the judge resolved so far (API keys, ${ENV} headers)."""
         own = self.target.secrets if self.target is not None else None
-        judge_secrets = getattr(current_judge(), "secrets", None)
+        judge_secrets = getattr(self._judge_service(), "secrets", None) if self._judged else None
         if not own and not judge_secrets:
             return _NO_SECRETS  # the usual case, asked twice per case: no set is built
         return frozenset(own or ()) | frozenset(judge_secrets or ())
@@ -414,13 +420,18 @@ class Engine:
                             options=_public_options(options),
                             target=self.target.describe() if self.target else None)
         self.run_id = run_id
-        if self.judge is not None:
-            set_current_judge(self.judge)
-        else:
-            use_judge(self.suite.judge)  # model-backed metrics use the suite's judge and cache
-        # Judge services live for the process; this run's database is theirs only until the run ends.
-        judge_store_before, current_judge().store = current_judge().store, store
-        judge_before = dataclasses.replace(current_judge().stats)
+        self._judged = self._uses_a_judge()
+        if self._judged:
+            from agentunit.judges.service import set_current_judge, use_judge
+
+            if self.judge is not None:
+                set_current_judge(self.judge)
+            else:
+                use_judge(self.suite.judge)  # model-backed metrics use the suite's judge and cache
+            # Judge services live for the process; this run's database is theirs only until the run ends.
+            judge = self._judge_service()
+            judge_store_before, judge.store = judge.store, store
+            judge_before = dataclasses.replace(judge.stats)
         jobs = self._jobs(skip)
         spool = self._spool(resumed=bool(options.resume))
         run_state_token = begin_run_state()
@@ -435,9 +446,10 @@ class Engine:
             reset_limits(limits_token)
             if self.target is not None:
                 await self.target.aclose()
-            judge = current_judge()
-            await judge.aclose()
-            judge.store = judge_store_before
+            if self._judged:
+                judge = self._judge_service()
+                await judge.aclose()
+                judge.store = judge_store_before
             store.flush()
             store.listener = store.on_rewrite = None
             # The spool counted what was stored, unless a row was stored some other way (then the database counts).
@@ -452,7 +464,8 @@ class Engine:
                 matrix = matrix_summary(store, run_id)
                 if matrix:
                     summary["matrix"] = matrix
-            used = {k: getattr(judge.stats, k) - getattr(judge_before, k) for k in vars(judge_before)}
+            used = {k: getattr(judge.stats, k) - getattr(judge_before, k) for k in vars(judge_before)} \
+                if self._judged else {}
             if any(used.values()):
                 cost = judge.cost_of({"prompt_tokens": used["prompt_tokens"],
                                       "completion_tokens": used["completion_tokens"]})
@@ -464,6 +477,20 @@ class Engine:
         return RunResult(run_id=run_id, suite=self.suite.name, started_at=started_at, finished_at=finished_at,
                          status=status, summary=summary, store=store,
                          spool=spool if spool is not None and spool.usable else None)
+
+    def _uses_a_judge(self) -> bool:
+        """Whether this run may call a judge or must scrub a judge's secrets: not when it awaits nothing, every
+        metric is one of agentunit's own deterministic ones (``Suite.splittable``: judge calls are awaited) and
+        the judge is the suite's default local one, which holds no secret (its service is then not imported)."""
+        suite = self.suite
+        return (self.judge is not None or suite.judge != _LOCAL_JUDGE or not getattr(suite, "splittable", False)
+                or not self.runs_inline())
+
+    @staticmethod
+    def _judge_service() -> Any:
+        from agentunit.judges.service import current_judge
+
+        return current_judge()
 
     def _judge_agreement(self, store: Store, run_id: str, judge: dict[str, Any]) -> dict[str, dict[str, Any]]:
         """Per judge-backed metric of the run, the measured agreement with people that describes its

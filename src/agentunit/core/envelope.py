@@ -24,7 +24,6 @@ from agentunit.core.trace import TraceLog
 from agentunit.media.fields import REPLY_MEDIA_KEYS, context_image, reference_shape, reply_refs
 from agentunit.media.model import MediaRef
 from agentunit.media.output import inline_output_medium, looks_inline, output_ref
-from agentunit.media.references import shorten
 
 _FAILED_STATUSES = frozenset({"error", "failed", "failure", "fail", "exception", "timeout"})
 _ENVELOPE_KEYS = ("query", "context", "tool_calls", "plan", "agent_calls", "events", "usage", "cost", "logprobs",
@@ -130,6 +129,8 @@ def _from_envelope(reply: dict[str, Any]) -> Outcome:
 def _output_media(named: Any, rest: dict[str, Any]) -> tuple[list[MediaRef], str]:
     """The output media of an envelope (``trusys.output_media``, an inline medium as ``output``) and the
     output text: an inline medium's short reference; the reference when the reply gave no text."""
+    from agentunit.media.references import shorten  # here: a reply of plain text needs none of it
+
     refs: list[MediaRef] = []
     raw = rest.get("output")
     if named is not None:

@@ -21,7 +21,6 @@ writes its count into shared memory).
 
 from __future__ import annotations
 
-import mmap
 import os
 import pickle
 import shutil
@@ -37,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 from agentunit.core.forking import end_with_parent, usable_cpus
 
 if TYPE_CHECKING:
+    import mmap
     from collections.abc import Iterator
 
     from agentunit.core.engine import Engine
@@ -85,7 +85,11 @@ def run_sharded(engine: Engine, run_id: str, jobs: Iterator[tuple[int, DatasetCa
     children: list[tuple[int | None, Path, int, int | None]] = []
     shown, batch_size, checkpoint_pages = engine.on_progress, engine.store.batch_size, engine.store.checkpoint_pages()
     # Cases done by each forked range, written by its process, read here for the progress display.
-    counts = mmap.mmap(-1, 8 * len(bounds)) if shown is not None else None
+    counts = None
+    if shown is not None:
+        import mmap  # here: only a progress display reads the counts
+
+        counts = mmap.mmap(-1, 8 * len(bounds))
     try:
         for slot, (first, stop) in enumerate(zip(bounds, [*bounds[1:], None], strict=True)):
             place = folder / str(first)

@@ -1,7 +1,18 @@
 """LLM judges: providers (local embedded model, OpenAI-compatible, Anthropic) behind a cached service."""
 
-from agentunit.judges.base import Decision, JudgeOutputError, JudgeReply, JudgeRequest
-from agentunit.judges.service import JudgeService, current_judge, pass_fail, service_for, use_judge
+from agentunit._lazy import lazy_exports
 
-__all__ = ["Decision", "JudgeOutputError", "JudgeReply", "JudgeRequest", "JudgeService", "current_judge",
-           "pass_fail", "service_for", "use_judge"]
+_EXPORTS = {
+    "Decision": "base",
+    "JudgeOutputError": "base",
+    "JudgeReply": "base",
+    "JudgeRequest": "base",
+    "JudgeService": "service",
+    "current_judge": "service",
+    "pass_fail": "service",
+    "service_for": "service",
+    "use_judge": "service",
+}
+
+__all__ = sorted(_EXPORTS)
+__getattr__, __dir__ = lazy_exports(globals(), _EXPORTS)

@@ -9,12 +9,14 @@ import importlib
 import math
 import os
 from collections.abc import Iterator, Mapping
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from agentunit.errors import AgentUnitError
-from agentunit.judges.base import JudgeReply, JudgeRequest
 from agentunit.targets._limits import max_response_bytes
 from agentunit.targets._secrets import clip, redact_text
+
+if TYPE_CHECKING:  # imported by the providers' calls: asking which providers exist (suite checks) imports neither
+    from agentunit.judges.base import JudgeReply, JudgeRequest
 
 TOP_LOGPROBS = 20
 DEFAULT_HTTP_TIMEOUT_S = 120.0
@@ -126,6 +128,8 @@ class OpenAIProvider(_HttpProvider):
         return {}
 
     async def call(self, request: JudgeRequest) -> JudgeReply:
+        from agentunit.judges.base import JudgeReply
+
         body: dict[str, Any] = {"model": self.model, "messages": request.as_messages(),
                                 "max_tokens": request.max_tokens, "temperature": 0}
         if request.options and not self._no_logprobs:
@@ -167,6 +171,8 @@ class AnthropicProvider(_HttpProvider):
         return {"provider": "anthropic", "base_url": self.base_url, "model": self.model}
 
     async def call(self, request: JudgeRequest) -> JudgeReply:
+        from agentunit.judges.base import JudgeReply
+
         key = self._api_key()
         if not key:
             raise AgentUnitError(f"environment variable {self.config.get('api_key_env', self.key_env)} is not set "

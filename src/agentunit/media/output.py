@@ -13,7 +13,6 @@ from __future__ import annotations
 from typing import Any
 
 from agentunit.media.model import Media, MediaError, MediaRef
-from agentunit.media.references import load_media, parse_reference
 
 OUTPUT_FIELDS = ("trusys.output_media", "output")
 _MEDIA_TYPES = ("image/", "audio/", "video/")
@@ -42,6 +41,8 @@ def inline_output_medium(value: Any, field: str = "output", *, required: bool = 
     """
     if not looks_inline(value):
         return None
+    from agentunit.media.references import load_media  # here: a reply of plain text needs none of it
+
     if isinstance(value, str):
         text = value.strip()
         declared = text[5:text.find(",")].split(";")[0].strip().lower() if "," in text[:256] else None
@@ -65,6 +66,8 @@ def output_ref(value: Any, field: str) -> MediaRef:
     medium = inline_output_medium(value, field, required=True)
     if medium is not None:
         return MediaRef(field, medium, medium.kind, "reply")
+    from agentunit.media.references import parse_reference
+
     try:
         parse_reference(value, None)
     except MediaError as exc:

@@ -21,8 +21,7 @@ are serialized between processes (SQLite: ``BEGIN IMMEDIATE``; PostgreSQL: an ad
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from agentunit.errors import AgentUnitError
 
@@ -31,8 +30,9 @@ POSTGRES = "postgresql"
 DIALECTS = (SQLITE, POSTGRES)
 
 
-@dataclass(frozen=True)
-class Column:
+# The schema's records are named tuples: built once at import, never changed (a frozen dataclass costs ~0.4 ms
+# of every start-up to build; issue 20).
+class Column(NamedTuple):
     """A column: its ``kind`` (text, int, flag, real), whether it may be NULL, its default (SQL text)
     and the schema version that added it."""
 
@@ -43,8 +43,7 @@ class Column:
     since: int = 1
 
 
-@dataclass(frozen=True)
-class Table:
+class Table(NamedTuple):
     """A table, its columns and its primary key."""
 
     name: str
@@ -57,15 +56,13 @@ class Table:
         return tuple(c.name for c in self.columns)
 
 
-@dataclass(frozen=True)
-class Index:
+class Index(NamedTuple):
     name: str
     table: str
     columns: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class Migration:
+class Migration(NamedTuple):
     version: int
     description: str
 

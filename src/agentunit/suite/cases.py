@@ -11,19 +11,21 @@ import json
 import weakref
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agentunit.core.templating import TemplateError, is_template, render
 from agentunit.datasets.base import DatasetCase
 from agentunit.errors import MetricConfigError
-from agentunit.media import MediaError, MediaLimits, check_reference
 from agentunit.media.fields import CASE_MEDIA_FIELDS, METADATA_MEDIA_KEYS, field_shape, reference_shape
+from agentunit.media.model import MediaError, MediaLimits
 from agentunit.metrics import create_metric, metric_name_and_label
 from agentunit.metrics.registry import UnknownMetricError, generation, lookup, normalize
 from agentunit.suite.fields import boolean, by_type, check_fields, integer, list_of, mapping, number, shown, text
 from agentunit.suite.locate import format_path
 from agentunit.suite.problems import MISSPELLED_EXPECTED, Problems
-from agentunit.suite.transform import Transform, TransformError, load_transform
+
+if TYPE_CHECKING:  # a case without a transform does not import its module
+    from agentunit.suite.transform import Transform
 
 CASE_KEYS = frozenset({
     "id", "prompt", "query", "input", "vars", "expected_output", "expcted_output", "context", "metrics",
@@ -406,7 +408,9 @@ def check_media(data: dict[str, Any], key_path: tuple[Any, ...], problems: Probl
     """
     metadata = data.get("metadata")
     if not metadata and data.keys().isdisjoint(CASE_MEDIA_FIELDS):
-        return  # no media (the usual case)
+        return  # no media (the usual case): the reference checks are not even imported
+    from agentunit.media.references import check_reference
+
     found: list[tuple[tuple[Any, ...], Any, str]] = []
     for name, kind in CASE_MEDIA_FIELDS.items():
         value = data.get(name)
@@ -615,6 +619,8 @@ def _case_transform(raw: dict[str, Any], data: dict[str, Any], where: Where, med
     cache_key = (source, field, str(media_dir))
     found = _TRANSFORMS.get(cache_key)
     if found is None:
+        from agentunit.suite.transform import TransformError, load_transform
+
         try:
             found = load_transform(source, field, Path(media_dir) if media_dir is not None else None)
         except TransformError as exc:

@@ -8,7 +8,7 @@ that splits. Each problem names file, line and field.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agentunit.errors import Problem, SuiteError
 from agentunit.judges.providers import PROVIDERS
@@ -32,11 +32,13 @@ from agentunit.suite.fields import (
     text,
 )
 from agentunit.suite.locate import format_path
-from agentunit.suite.matrix import SuiteMatrix, TargetVariant, default_target_label, read_prompts
 from agentunit.suite.model import Suite
 from agentunit.suite.problems import Problems
 from agentunit.suite.sources import DocumentError, parse_document
-from agentunit.suite.transform import Transform, TransformError, load_transform
+
+if TYPE_CHECKING:  # a suite without `prompts:`/`targets:` or a transform imports neither module
+    from agentunit.suite.matrix import TargetVariant
+    from agentunit.suite.transform import Transform
 
 SUITE_KEYS = ("name", "description", "target", "targets", "judge", "defaults", "metrics", "options", "prompt",
               "prompts", "cases", "cases_file", "tests", "calibration")
@@ -262,6 +264,8 @@ def _single_target(data: dict[str, Any], problems: Problems,
 
 
 def _transform(source: Any, at: tuple[Any, ...], problems: Problems, base_dir: Path | None) -> Transform | None:
+    from agentunit.suite.transform import TransformError, load_transform
+
     try:
         return load_transform(source, format_path(at), base_dir)
     except TransformError as exc:
@@ -276,6 +280,10 @@ def _matrix(data: dict[str, Any], suite: Suite, problems: Problems, base_dir: Pa
         if data.get(single) is not None and data.get(several) is not None:
             problems.error(f"a suite takes `{single}:` or `{several}:`, not both", (several,),
                            suggestion=f"move the `{single}:` into the `{several}:` list")
+    if data.get("prompts") is None and data.get("targets") is None:
+        return  # no matrix (the usual suite): its module is not imported
+    from agentunit.suite.matrix import SuiteMatrix, read_prompts
+
     prompts = read_prompts(data["prompts"], problems) if data.get("prompts") is not None else []
     targets = _targets(data["targets"], problems, base_dir) if data.get("targets") is not None else []
     if prompts or targets:
@@ -283,6 +291,8 @@ def _matrix(data: dict[str, Any], suite: Suite, problems: Problems, base_dir: Pa
 
 
 def _targets(value: Any, problems: Problems, base_dir: Path | None) -> list[TargetVariant]:
+    from agentunit.suite.matrix import TargetVariant, default_target_label
+
     if not isinstance(value, list) or not value:
         problems.error(f"targets must be a non-empty list of targets, got {shown(value)}", ("targets",),
                        suggestion="targets: [{type: echo, label: baseline}, {type: python, function: app:answer}]")

@@ -14,13 +14,13 @@ from agentunit.datasets.base import DatasetCase
 from agentunit.errors import AgentUnitError, SuiteError
 from agentunit.media.model import MediaLimits
 from agentunit.suite.cases import HumanVerdicts, Where, build_case, has_prompt
-from agentunit.suite.matrix import PROMPT_LABEL, TARGET_LABEL, SuiteMatrix
 from agentunit.suite.problems import Problems
 from agentunit.suite.sources import RawCase, read_case_file
 
 if TYPE_CHECKING:
     from agentunit.calibration.fit import Calibration
     from agentunit.suite.calibrated import Calibrator
+    from agentunit.suite.matrix import SuiteMatrix
     from agentunit.suite.replay import CaseSpool
     from agentunit.suite.transform import Transform
     from agentunit.targets.base import Target
@@ -187,7 +187,11 @@ class Suite:
     @property
     def matrix_keys(self) -> tuple[str, str] | None:
         """The metadata keys of an expanded case's prompt and target labels (None: the suite has no matrix)."""
-        return (PROMPT_LABEL, TARGET_LABEL) if self.variants is not None else None
+        if self.variants is None:
+            return None
+        from agentunit.suite.matrix import PROMPT_LABEL, TARGET_LABEL
+
+        return PROMPT_LABEL, TARGET_LABEL
 
     @property
     def has_transforms(self) -> bool:
@@ -201,6 +205,8 @@ class Suite:
         found: list[Transform] = []
         if called:
             if self.variants is not None and self.variants.targets:
+                from agentunit.suite.matrix import TARGET_LABEL
+
                 label = case.metadata.get(TARGET_LABEL)
                 target = next((t for t in self.variants.targets if t.label == label), None)
                 if target is not None and target.transform is not None:
@@ -391,6 +397,7 @@ class Suite:
             built = {t.label: self._built(t.spec, base_dir, ("targets", t.index)) for t in self.variants.targets}
             if len(built) == 1:
                 return next(iter(built.values()))
+            from agentunit.suite.matrix import TARGET_LABEL
             from agentunit.targets.matrix import MatrixTarget
 
             return MatrixTarget(built, key=TARGET_LABEL, what="target")
@@ -521,6 +528,8 @@ def _stateless(metrics: list[Any]) -> bool:
                                         and info.family != "script" and info.model is None
                                         and not getattr(kind, "keeps_run_state", False))
         if not known:
+            return False
+        if kind.info.family == "group" and not _stateless(metric.value):  # an assert-set is its children
             return False
     return True
 
