@@ -29,7 +29,7 @@ from agentunit.core.trace import TraceLog
 from agentunit.datasets.base import DatasetCase
 from agentunit.errors import AgentUnitError
 from agentunit.media.fields import METADATA_MEDIA_KEYS
-from agentunit.media.model import MediaLimits, reset_limits, use_limits
+from agentunit.media.limits import MediaLimits, reset_limits, use_limits
 from agentunit.metrics import metric_from_spec
 from agentunit.metrics.base import MetricResult, begin_run_state, end_run_state, score, score_async
 from agentunit.store.sqlite import Store

@@ -17,13 +17,15 @@ import itertools
 import json
 import re
 from datetime import datetime, timezone
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agentunit.core.outcome import Outcome
 from agentunit.core.trace import TraceLog
 from agentunit.media.fields import REPLY_MEDIA_KEYS, context_image, reference_shape, reply_refs
-from agentunit.media.model import MediaRef
 from agentunit.media.output import inline_output_medium, looks_inline, output_ref
+
+if TYPE_CHECKING:  # built where a reply carries a medium: a reply of text builds none
+    from agentunit.media.model import MediaRef
 
 _FAILED_STATUSES = frozenset({"error", "failed", "failure", "fail", "exception", "timeout"})
 _ENVELOPE_KEYS = ("query", "context", "tool_calls", "plan", "agent_calls", "events", "usage", "cost", "logprobs",
@@ -129,6 +131,7 @@ def _from_envelope(reply: dict[str, Any]) -> Outcome:
 def _output_media(named: Any, rest: dict[str, Any]) -> tuple[list[MediaRef], str]:
     """The output media of an envelope (``trusys.output_media``, an inline medium as ``output``) and the
     output text: an inline medium's short reference; the reference when the reply gave no text."""
+    from agentunit.media.model import MediaRef
     from agentunit.media.references import shorten  # here: a reply of plain text needs none of it
 
     refs: list[MediaRef] = []
@@ -153,6 +156,8 @@ def _medium_outcome(value: Any) -> Outcome | None:
     medium = inline_output_medium(value)
     if medium is None:
         return None
+    from agentunit.media.model import MediaRef
+
     return Outcome(output=medium.source, media=[MediaRef("output", medium, medium.kind, "reply")])
 
 

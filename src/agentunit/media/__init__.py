@@ -16,18 +16,18 @@ from agentunit._lazy import lazy_exports
 from agentunit.media.sniff import sniff as sniff
 
 _EXPORTS = {
-    "DEFAULT_MAX_BYTES": "model",
-    "DEFAULT_TIMEOUT_S": "model",
+    "DEFAULT_MAX_BYTES": "limits",
+    "DEFAULT_TIMEOUT_S": "limits",
     "KINDS": "model",
     "Media": "model",
     "MediaError": "model",
-    "MediaLimits": "model",
+    "MediaLimits": "limits",
     "MediaRef": "model",
     "Sniffed": "sniff",
     "cache_dir": "model",
     "case_refs": "fields",
     "check_reference": "references",
-    "current_limits": "model",
+    "current_limits": "limits",
     "describe_reference": "references",
     "is_remote": "references",
     "load_media": "references",
@@ -37,9 +37,9 @@ _EXPORTS = {
     "media_refs": "access",
     "output_media": "output",
     "reference_shape": "fields",
-    "reset_limits": "model",
+    "reset_limits": "limits",
     "shorten": "references",
-    "use_limits": "model",
+    "use_limits": "limits",
 }
 
 __all__ = sorted([*_EXPORTS, "sniff"])

@@ -6,9 +6,10 @@ Nothing here reads a medium; it finds the references (``MediaRef``) and checks t
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from agentunit.media.model import Media, MediaRef
+if TYPE_CHECKING:  # the types are imported where a medium is found: a case or reply of text builds neither class
+    from agentunit.media.model import MediaRef
 
 CASE_MEDIA_FIELDS = {"image": "image", "images": "image", "audio": "audio", "video": "video"}
 METADATA_MEDIA_KEYS = {"image_path": "image", "audio_path": "audio", "video_path": "video"}
@@ -18,6 +19,8 @@ _LIST_FIELDS = frozenset({"images"})
 
 def reference_shape(value: Any) -> str | None:
     """What is wrong with the shape of a reference (text, ``{base64, mime}``), or None; nothing is read."""
+    from agentunit.media.model import Media
+
     if isinstance(value, (Media, Path, bytes, bytearray)):
         return None
     if isinstance(value, str):
@@ -57,6 +60,8 @@ def field_items(name: str, value: Any) -> list[tuple[str, Any]]:
 def case_refs(case: Any) -> list[MediaRef]:
     """The media a case gives the target: ``image``, ``images``, ``audio``, ``video``; for a kind none of
     them gives, AgentUnit's ``metadata["image_path"]`` (``audio_path``, ``video_path``)."""
+    from agentunit.media.model import MediaRef
+
     refs = []
     for name, kind in CASE_MEDIA_FIELDS.items():
         for field, ref in field_items(name, getattr(case, name, None)):
@@ -73,6 +78,8 @@ def case_refs(case: Any) -> list[MediaRef]:
 def reply_refs(meta: dict[str, Any]) -> tuple[list[MediaRef], str | None]:
     """The media of a reply's ``trusys`` object (``image``, ``images``, ``audio``, ``video``) and what is
     wrong with their shape (None when nothing); nothing is read."""
+    from agentunit.media.model import MediaRef
+
     refs = []
     for name in REPLY_MEDIA_KEYS:
         value = meta.get(name)
@@ -91,5 +98,7 @@ def reply_refs(meta: dict[str, Any]) -> tuple[list[MediaRef], str | None]:
 def context_image(item: Any, index: int) -> MediaRef | None:
     """A ``trusys.context`` item that is an image (``{image: REF}``, with optional text), else None."""
     if isinstance(item, dict) and "image" in item:
+        from agentunit.media.model import MediaRef
+
         return MediaRef(f"trusys.context[{index}].image", item["image"], "image", "context")
     return None

@@ -10,9 +10,10 @@ and the stored output text is the short reference (``data:image/png;base64,… (
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from agentunit.media.model import Media, MediaError, MediaRef
+if TYPE_CHECKING:  # imported where a medium is met: a reply of text builds none of the media classes
+    from agentunit.media.model import Media, MediaRef
 
 OUTPUT_FIELDS = ("trusys.output_media", "output")
 _MEDIA_TYPES = ("image/", "audio/", "video/")
@@ -27,7 +28,11 @@ def looks_inline(value: Any) -> bool:
         return value[:64].lstrip()[:5].lower() == "data:"
     if isinstance(value, dict):
         return isinstance(value.get("base64"), str) and set(value) <= {"base64", "mime"}
-    return isinstance(value, (bytes, bytearray, Media))
+    if isinstance(value, (bytes, bytearray)):
+        return True
+    from agentunit.media.model import Media
+
+    return isinstance(value, Media)
 
 
 def inline_output_medium(value: Any, field: str = "output", *, required: bool = False) -> Media | None:
@@ -41,6 +46,7 @@ def inline_output_medium(value: Any, field: str = "output", *, required: bool = 
     """
     if not looks_inline(value):
         return None
+    from agentunit.media.model import MediaError
     from agentunit.media.references import load_media  # here: a reply of plain text needs none of it
 
     if isinstance(value, str):
@@ -63,6 +69,8 @@ def output_ref(value: Any, field: str) -> MediaRef:
     """The reply-media reference of an output medium named by reference (``trusys.output_media``):
     inline data decoded now (its kind known), a path or URL kept unread (kind None: known when
     loaded). Raises MediaError naming ``field`` for a value that is no reference."""
+    from agentunit.media.model import MediaError, MediaRef
+
     medium = inline_output_medium(value, field, required=True)
     if medium is not None:
         return MediaRef(field, medium, medium.kind, "reply")

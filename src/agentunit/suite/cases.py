@@ -17,7 +17,7 @@ from agentunit.core.templating import TemplateError, is_template, render
 from agentunit.datasets.base import DatasetCase
 from agentunit.errors import MetricConfigError
 from agentunit.media.fields import CASE_MEDIA_FIELDS, METADATA_MEDIA_KEYS, field_shape, reference_shape
-from agentunit.media.model import MediaError, MediaLimits
+from agentunit.media.limits import MediaLimits
 from agentunit.metrics import create_metric, metric_name_and_label
 from agentunit.metrics.registry import UnknownMetricError, generation, lookup, normalize
 from agentunit.suite.fields import boolean, by_type, check_fields, integer, list_of, mapping, number, shown, text
@@ -409,6 +409,7 @@ def check_media(data: dict[str, Any], key_path: tuple[Any, ...], problems: Probl
     metadata = data.get("metadata")
     if not metadata and data.keys().isdisjoint(CASE_MEDIA_FIELDS):
         return  # no media (the usual case): the reference checks are not even imported
+    from agentunit.media.model import MediaError
     from agentunit.media.references import check_reference
 
     found: list[tuple[tuple[Any, ...], Any, str]] = []

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from agentunit.errors import Problem, SuiteError
 from agentunit.judges.providers import PROVIDERS
-from agentunit.media.model import MediaLimits
+from agentunit.media.limits import MediaLimits
 from agentunit.suite.cases import CASE_FIELDS, CASE_KEYS, Where, check_media, parse_metric_list
 from agentunit.suite.fields import (
     Check,

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from agentunit.datasets.base import DatasetCase
 from agentunit.errors import AgentUnitError, SuiteError
-from agentunit.media.model import MediaLimits
+from agentunit.media.limits import MediaLimits
 from agentunit.suite.cases import HumanVerdicts, Where, build_case, has_prompt
 from agentunit.suite.problems import Problems
 from agentunit.suite.sources import RawCase, read_case_file
