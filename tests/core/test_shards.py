@@ -34,6 +34,7 @@ _RUN = """
 import os, sys
 import agentunit.core.shards as shards
 from agentunit.cli import main
+NAME = sys.argv[1]
 forks, helpers = [], []  # the run's ranges, and the processes helping to validate the suite (suite.split)
 real_fork = os.fork
 def counted():
@@ -42,11 +43,26 @@ def counted():
         (forks if sys._getframe(1).f_globals["__name__"] == "agentunit.core.shards" else helpers).append(pid)
     return pid
 os.fork = counted
+import agentunit.suite.split as split
+real_order = split.Resident.run
+def ordered(resident, order):  # a range run by the resident helper that validated it is a range run elsewhere too
+    if os.environ.get("RESIDENT_GONE"):  # the helper ended before its order: the range is forked instead
+        import signal, time
+        os.kill(resident.pid, signal.SIGKILL)
+        time.sleep(0.1)
+    sent = real_order(resident, order)
+    if sent:
+        forks.append(resident.pid)
+        with open(NAME + ".residents", "a") as ran:
+            ran.write("1")
+    return sent
+split.Resident.run = ordered
 if os.environ.get("SPOOLED"):  # the validated cases go to a spool the ranges replay from their first case
     import agentunit.suite.model
     agentunit.suite.model.KEEP_VALIDATED_CASES = 10
 if os.environ.get("BREAK_CHILD") == "early":  # every forked range fails before it stores anything
     shards._child = lambda *args: os._exit(3)
+    shards.run_resident = lambda *args: 3  # ... and every range a resident helper was ordered to run
 elif os.environ.get("BREAK_CHILD") == "late":  # ... after storing its rows, before handing over its report lines
     shards.pickle.dump = lambda *args, **kwargs: os._exit(3)
 sys.argv = ["agentunit", "run", "suite.json", "--db", sys.argv[1] + ".db", "-o", sys.argv[1] + ".json", "-q",
@@ -394,3 +410,74 @@ def test_an_assert_set_is_split_only_when_its_children_may_be(tmp_path, one_thre
     assert shards.shard_bounds(_engine(tmp_path, processes=2, metrics=[assert_set(contains, budget)])) is None
     assert shards.shard_bounds(_engine(tmp_path, processes=2,
                                        metrics=[assert_set(assert_set(contains, "audio-language"))])) is None
+
+
+def _resident_runs(tmp_path: Path, name: str) -> int:
+    """How many ranges of run ``name`` the resident helper that validated them ran (agentunit.suite.split)."""
+    path = tmp_path / f"{name}.residents"
+    return len(path.read_text()) if path.exists() else 0
+
+
+def test_the_helpers_that_validated_the_ranges_run_them(tmp_path):
+    _suite_file(tmp_path)
+    _run(tmp_path, "one", 1)
+    assert _run(tmp_path, "three", 3) == (2, 1, 2) and _resident_runs(tmp_path, "three") == 2
+    assert _stored(tmp_path / "three.db") == _stored(tmp_path / "one.db")
+    assert _report(tmp_path / "three.json") == _report(tmp_path / "one.json")
+    # A range its helper could not keep (spooled past the limit of cases kept in memory) is forked and replayed.
+    assert _run(tmp_path, "spooled", 3, env={"SPOOLED": "1"}) == (2, 1, 2) and _resident_runs(tmp_path, "spooled") == 0
+    assert _stored(tmp_path / "spooled.db") == _stored(tmp_path / "one.db")
+
+
+def test_a_resident_helper_gone_before_its_order_leaves_its_range_to_a_forked_process(tmp_path):
+    _suite_file(tmp_path)
+    _run(tmp_path, "one", 1)
+    assert _run(tmp_path, "gone", 2, env={"RESIDENT_GONE": "1"}) == (1, 1, 1)
+    assert _resident_runs(tmp_path, "gone") == 0
+    assert _stored(tmp_path / "gone.db") == _stored(tmp_path / "one.db")
+    assert _report(tmp_path / "gone.json") == _report(tmp_path / "one.json")
+
+
+class _Resident:
+    def __init__(self):
+        self.dismissed = False
+
+    def dismiss(self):
+        self.dismissed = True
+
+
+class _Kept:
+    """A suite's side of resident helpers, for ``shards._residents``."""
+
+    def __init__(self, starts):
+        self.range_starts, self.ranges = starts, {start: _Resident() for start in starts}
+
+    def resident_ranges(self):
+        return self.ranges
+
+
+@pytest.mark.parametrize(("bounds", "counts", "judged", "used"), [
+    ([5], None, False, True),
+    ([5], object(), False, False),  # a progress display counts every range's cases in shared memory
+    ([5], None, True, False),  # the run set a judge up: a helper has none
+    ([4], None, False, False),  # the ranges are not the helpers'
+])
+def test_resident_helpers_run_only_the_ranges_they_hold_when_they_can(bounds, counts, judged, used):
+    suite = _Kept([5])
+    engine = type("E", (), {"suite": suite, "_judged": judged})()
+    taken = shards._residents(engine, bounds, counts)
+    assert (taken == suite.ranges) == used
+    assert all(r.dismissed for r in suite.ranges.values()) == (not used)
+
+
+def test_a_run_that_is_not_split_lets_the_resident_helpers_go(tmp_path, one_thread):
+    import os
+
+    suite = suite_from_dict({"name": "b", "target": {"type": "echo"},
+                             "cases": [{"id": f"c{i}", "prompt": "p", "metrics": _CHECKS[:1]} for i in range(40)]})
+    suite.validate(processes=2, resident=True)
+    pid = suite._residents[0].pid
+    engine = Engine(suite, Store(tmp_path / "b.db"), RunOptions(processes=1))
+    assert engine.execute().summary["cases"] == 40  # its range replayed from the helper's spool
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)

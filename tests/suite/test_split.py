@@ -263,3 +263,97 @@ def test_while_the_helpers_finish_this_process_loads_what_each_forked_process_ne
     _validated(_suite(tmp_path, _cases()), 2)
     loaded = forking._prctl
     assert loaded is not None and forking.load_prctl() is loaded  # loaded once, here
+
+
+def _gone(pid: int) -> bool:
+    """Whether process ``pid`` (a child of this one) ended and was reaped."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    return False
+
+
+def test_a_resident_helper_keeps_its_range_until_the_run_takes_it_or_lets_it_go(tmp_path):
+    path = _suite(tmp_path, _cases())
+    one, _ = _validated(path, 1)
+    many, _ = _validated(path, 2, resident=True)
+    assert [_case(c) for c in many.iter_cases()] == [_case(c) for c in one.iter_cases()]  # its spool is whole
+    ranges = many.resident_ranges()
+    assert list(ranges) == many.range_starts == [20]  # even shares: a resident helper does not replay its range
+    assert many.resident_ranges() == {}  # taken: the caller's now
+    pid = ranges[20].pid
+    assert not _gone(pid)  # waiting for its order
+    ranges[20].dismiss()
+    assert _gone(pid) and ranges[20].pid == 0
+
+
+def test_validating_again_or_calibrating_lets_resident_helpers_go(tmp_path):
+    path = _suite(tmp_path, _cases())
+    many, _ = _validated(path, 2, resident=True)
+    pid = many._residents[0].pid
+    many.validate()
+    assert _gone(pid) and many._residents == []
+    many.validate(processes=2, resident=True)
+    pid = many._residents[0].pid
+    many.use_calibration(None)
+    assert _gone(pid) and many._residents == []
+
+
+def test_only_a_range_the_run_may_split_and_keep_in_memory_stays_resident(tmp_path, monkeypatch):
+    cases = _cases()
+    cases[30]["metrics"] = [*cases[30]["metrics"], {"metric": "privacy_budget", "config": {"total_budget": 5}}]
+    many, _ = _validated(_suite(tmp_path, cases), 2, resident=True)
+    assert many.range_starts and many._residents == [None]  # its state would be spent across the run's cases
+    asked_none, _ = _validated(_suite(tmp_path, _cases()), 2)  # not asked for (calibrate, the API)
+    assert asked_none.range_starts and not any(asked_none._residents)
+    monkeypatch.setattr(suite_model, "KEEP_VALIDATED_CASES", 10)  # too many to keep: the run replays its spool
+    too_many, _ = _validated(_suite(tmp_path, _cases()), 2, resident=True)
+    assert too_many.range_starts and not any(too_many._residents)
+
+
+def test_resident_helpers_share_the_validating_from_a_thousand_cases(tmp_path, monkeypatch):
+    monkeypatch.setattr(split, "usable_cpus", lambda: 2)
+    path = _suite(tmp_path, _cases(1_000))
+    assert not _validated(path, None)[0].range_starts  # below SPLIT_FROM without residents
+    many, _ = _validated(path, None, resident=True)
+    assert len(many.range_starts) == 1
+    many.dismiss_residents()
+    assert not _validated(_suite(tmp_path, _cases(999)), None, resident=True)[0].range_starts
+
+
+def test_resident_helpers_let_go_together_all_end(tmp_path):
+    many, _ = _validated(_suite(tmp_path, _cases()), 3, resident=True)
+    pids = [r.pid for r in many._residents]
+    assert len(pids) == 2 and all(pids)
+    many.dismiss_residents()
+    assert all(_gone(pid) for pid in pids)
+
+
+def test_an_order_to_a_helper_that_ended_is_not_sent(tmp_path):
+    import signal
+    import time
+
+    many, _ = _validated(_suite(tmp_path, _cases()), 2, resident=True)
+    resident = many.resident_ranges()[20]
+    os.kill(resident.pid, signal.SIGKILL)
+    time.sleep(0.1)
+    assert resident.run({"run_id": "r"}) is False
+    resident.dismiss()
+    assert resident.pid == 0
+
+
+def test_a_suite_with_problems_lets_its_resident_helpers_go(tmp_path, monkeypatch):
+    pids = []
+    real = split.Resident.__init__
+
+    def recording(resident, pid, orders):
+        pids.append(pid)
+        real(resident, pid, orders)
+
+    monkeypatch.setattr(split.Resident, "__init__", recording)
+    cases = _cases()
+    cases[2]["metrics"] = [{"metric": "no-such-metric"}]  # in this process's range: the helper's is clean
+    with pytest.raises(SuiteError):
+        _validated(_suite(tmp_path, cases), 2, resident=True)
+    assert pids and all(_gone(pid) for pid in pids)

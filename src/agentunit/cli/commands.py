@@ -95,8 +95,8 @@ _DATABASE = _Database()
 @click.option("--ray-workers", type=_COUNT, default=None, help="Ray actors running cases (default: one per CPU).")
 @click.option("--processes", type=_COUNT, default=None,
               help="Processes that validate the suite's cases and run them when the run calls no model or "
-                   "service (echo, recorded outputs) (default: one per CPU, up to 4, running from 1,000 cases on, "
-                   "validating from 2,000; 1: this process only).")
+                   "service (echo, recorded outputs) (default: one per CPU, up to 4, from 1,000 cases on; "
+                   "1: this process only).")
 def run(**arguments: Any) -> None:
     """Run SUITE against its target, store the results, write reports; exit 0/1/2."""
     run_command.run_suite(click.get_current_context(), **arguments)

@@ -71,7 +71,7 @@ def run_suite(context: Any, suite: Path | None, jobs: int | None, repeat: int | 
     with suite_problems(suite):
         loaded = load_suite(suite, calibration=calibration)
         _freeze_heap(context)  # the suite's data
-        total = loaded.validate(require_target=True, processes=processes)
+        total = loaded.validate(require_target=True, processes=processes, resident=True)  # the run follows at once
         for warning in loaded.problems.warning_texts():
             sys.stderr.write(warning + "\n")
         repeat = repeat or loaded.options.get("repeat", 1)

@@ -15,7 +15,7 @@ import os
 import re
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -198,9 +198,13 @@ class Engine:
 
     # -- jobs -----------------------------------------------------------------------------------
 
-    def _jobs(self, skip: set[tuple[str, int]], first: int = 0) -> Iterator[tuple[int, DatasetCase, int]]:
-        """(case index, case, attempt) of every attempt to run, from case index ``first`` on."""
-        for seq, case in enumerate(self.suite.iter_cases(first) if first else self.suite.iter_cases(), first):
+    def _jobs(self, skip: set[tuple[str, int]], first: int = 0,
+              cases: Iterable[DatasetCase] | None = None) -> Iterator[tuple[int, DatasetCase, int]]:
+        """(case index, case, attempt) of every attempt to run, from case index ``first`` on (``cases``: the
+        suite's from there, when a resident helper holds them; agentunit.suite.split)."""
+        if cases is None:
+            cases = self.suite.iter_cases(first) if first else self.suite.iter_cases()
+        for seq, case in enumerate(cases, first):
             if not isinstance(case.id, str):  # a case built in Python may carry a number: ids are text from here on
                 case = dataclasses.replace(case, id=str(case.id))
             if self._filter and not (self._filter.search(case.id) or self._filter.search(case.query or "")):
@@ -444,6 +448,9 @@ class Engine:
         finally:
             end_run_state(run_state_token)
             reset_limits(limits_token)
+            dismiss = getattr(self.suite, "dismiss_residents", None)
+            if dismiss is not None:  # a run that was not split (or ran them otherwise): their spools were read
+                dismiss()
             if self.target is not None:
                 await self.target.aclose()
             if self._judged:

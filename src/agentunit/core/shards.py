@@ -79,8 +79,9 @@ def shard_bounds(engine: Engine) -> list[int] | None:
 
 
 def run_sharded(engine: Engine, run_id: str, jobs: Iterator[tuple[int, DatasetCase, int]], bounds: list[int]) -> None:
-    """Run ``jobs`` in ranges split at ``bounds``: the first here, each other in a forked process; then take
-    in each range's report lines and tallies in order (a range whose process failed is run here instead)."""
+    """Run ``jobs`` in ranges split at ``bounds``: the first here, each other by the resident helper that
+    validated it (``agentunit.suite.split``) or in a forked process; then take in each range's report lines
+    and tallies in order (a range whose process failed is run here instead)."""
     folder = Path(tempfile.mkdtemp(prefix="agentunit-shards-"))
     children: list[tuple[int | None, Path, int, int | None]] = []
     shown, batch_size, checkpoint_pages = engine.on_progress, engine.store.batch_size, engine.store.checkpoint_pages()
@@ -90,10 +91,32 @@ def run_sharded(engine: Engine, run_id: str, jobs: Iterator[tuple[int, DatasetCa
         import mmap  # here: only a progress display reads the counts
 
         counts = mmap.mmap(-1, 8 * len(bounds))
+    ranges = list(enumerate(zip(bounds, [*bounds[1:], None], strict=True)))
+    residents = _residents(engine, bounds, counts)
     try:
-        for slot, (first, stop) in enumerate(zip(bounds, [*bounds[1:], None], strict=True)):
+        started: dict[int, int | None] = {}
+        # The resident helpers first: a process forked before an order is sent would hold the order's pipe open.
+        for _slot, (first, stop) in ranges:
+            resident = residents.pop(first, None)
+            if resident is None:
+                continue
+            (folder / str(first)).mkdir()
+            order = {"run_id": run_id, "first": first, "stop": stop, "place": str(folder / str(first)),
+                     "store": str(engine.store.path), "batch_size": batch_size, "options": engine.options,
+                     "spool": None if engine._report_spool is None else engine._report_spool.range_settings(first)}
+            pid = resident.pid
+            if resident.run(order):
+                started[first], resident.pid = pid, 0
+            else:
+                resident.dismiss()
+        for resident in residents.values():
+            resident.dismiss()
+        for slot, (first, stop) in ranges:
             place = folder / str(first)
-            place.mkdir()
+            if first in started:
+                children.append((started[first], place, first, stop))
+                continue
+            place.mkdir(exist_ok=True)  # made already for a resident helper that could not take its order
             try:
                 pid: int | None = os.fork()
             except OSError:  # no process to be had (a limit): this range is run here
@@ -126,6 +149,8 @@ def run_sharded(engine: Engine, run_id: str, jobs: Iterator[tuple[int, DatasetCa
         if shown is not None:
             shown(engine._done, None)
     except BaseException:
+        for resident in residents.values():  # not ordered yet: they end with their pipe
+            resident.dismiss()
         for pid, *_ in children:
             if pid is not None:
                 try:
@@ -180,28 +205,16 @@ def _child(engine: Engine, run_id: str, first: int, stop: int | None, place: Pat
     running the parent's clean-up."""
     code = 1
     try:
-        from agentunit.store.sqlite import Store
-
         signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C stops the parent, which ends this one
         end_with_parent()
         # The parent's connection is never used or closed here (SQLite forbids it after a fork); this frame keeps
         # it referenced, so not collected either, until os._exit.
         parent_spool, parent_store = engine._report_spool, engine.store
         cases = (stop if stop is not None else engine.suite.case_count) - first  # known: shard_bounds needs it
-        store = Store(parent_store.path, batch_size=min(parent_store.batch_size, split_batch(cases)))
-        store.checkpoint_pages(SPLIT_CHECKPOINT_PAGES)
-        spool = parent_spool.for_range(first) if parent_spool is not None else None
-        if spool is not None:
-            store.listener, store.on_rewrite = spool.add, spool.discard
-        engine.store, engine._done = store, 0
-        engine.on_progress = None if counts is None else \
-            (lambda done, _total: struct.pack_into("q", counts, 8 * slot, done))
-        _run_range(engine, run_id, engine._jobs(set(), first), stop)
-        store.close()
-        state: dict[str, Any] = {"problems": store.problems, "done": engine._done,
-                                 "spool": spool.export(place) if spool is not None else None}
-        with open(place / _STATE, "wb") as file:
-            pickle.dump(state, file, protocol=pickle.HIGHEST_PROTOCOL)
+        progress = None if counts is None else (lambda done, _total: struct.pack_into("q", counts, 8 * slot, done))
+        _run_here(engine, run_id, engine._jobs(set(), first), stop, place, parent_store.path,
+                  min(parent_store.batch_size, split_batch(cases)),
+                  parent_spool.for_range(first) if parent_spool is not None else None, progress)
         code = 0
     except BaseException:
         import traceback
@@ -210,6 +223,70 @@ def _child(engine: Engine, run_id: str, first: int, stop: int | None, place: Pat
         os.write(2, traceback.format_exc().encode("utf-8", "replace"))
     finally:
         os._exit(code)
+
+
+def run_resident(suite: Any, cases: list[DatasetCase], order: dict[str, Any]) -> int:  # pragma: no cover
+    """In a resident helper (``agentunit.suite.split``): run the ``cases`` it validated as the run's forked range
+    would — an engine of the same options over the same suite, its run state and media limits set as the run
+    sets them — into the run's database and a spool of its own, and write what the parent takes in. The exit
+    code (the parent runs the range itself after a failure)."""
+    from agentunit.core.engine import Engine
+    from agentunit.media.limits import MediaLimits, use_limits
+    from agentunit.metrics.base import begin_run_state
+    from agentunit.reporting.spool import ReportSpool
+
+    try:
+        engine = Engine(suite, None, order["options"], target=suite.build_target())  # type: ignore[arg-type]
+        engine._inline, engine._judged, engine.run_id = True, False, order["run_id"]
+        begin_run_state()
+        use_limits(MediaLimits.from_options(suite.options))
+        first, settings = order["first"], order["spool"]
+        spool = None if settings is None else ReportSpool(**settings)
+        _run_here(engine, order["run_id"], engine._jobs(set(), first, cases=cases), order["stop"],
+                  Path(order["place"]), order["store"], min(order["batch_size"], split_batch(len(cases))), spool, None)
+        return 0
+    except BaseException:
+        import traceback
+
+        os.write(2, traceback.format_exc().encode("utf-8", "replace"))
+        return 1
+
+
+def _run_here(engine: Engine, run_id: str, jobs: Iterator[tuple[int, DatasetCase, int]], stop: int | None,
+              place: Path, path: Any, batch_size: int, spool: Any, progress: Any) -> None:  # pragma: no cover
+    """Run ``jobs`` before index ``stop`` into the database at ``path`` through a connection of this process and
+    into ``spool``, and write to ``place`` what the parent takes in."""
+    from agentunit.store.sqlite import Store
+
+    store = Store(path, batch_size=batch_size)
+    store.checkpoint_pages(SPLIT_CHECKPOINT_PAGES)
+    if spool is not None:
+        store.listener, store.on_rewrite = spool.add, spool.discard
+    engine.store, engine._done = store, 0
+    engine.on_progress = progress
+    _run_range(engine, run_id, jobs, stop)
+    store.close()
+    state: dict[str, Any] = {"problems": store.problems, "done": engine._done,
+                             "spool": spool.export(place) if spool is not None else None}
+    with open(place / _STATE, "wb") as file:
+        pickle.dump(state, file, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _residents(engine: Engine, bounds: list[int], counts: Any) -> dict[int, Any]:
+    """The resident helpers that will run their ranges, by first case index ({}: every range is forked): only
+    where the ranges are theirs, no progress display counts the cases (a helper cannot write to shared
+    memory made after it), and the run set no judge up (a helper has none)."""
+    suite = engine.suite
+    take = getattr(suite, "resident_ranges", None)
+    if take is None:
+        return {}
+    residents = take()
+    if counts is None and not engine._judged and list(bounds) == getattr(suite, "range_starts", None):
+        return residents
+    for resident in residents.values():
+        resident.dismiss()
+    return {}
+
 
 
 def _in_memory(path: Any) -> bool:

@@ -218,8 +218,13 @@ class ReportSpool:
 
     def for_range(self, first_case: int) -> ReportSpool:
         """An empty spool, like this one, for the run's cases from index ``first_case`` on."""
-        return ReportSpool(self.repeats, with_repeat=self.with_repeat, first_place=first_case * self.repeats,
-                           lines=self.with_lines)
+        return ReportSpool(**self.range_settings(first_case))
+
+    def range_settings(self, first_case: int) -> dict[str, Any]:
+        """The arguments of ``for_range(first_case)``'s spool, for a process that makes it itself (a resident
+        helper, ``agentunit.core.shards.run_resident``)."""
+        return {"repeats": self.repeats, "with_repeat": self.with_repeat, "first_place": first_case * self.repeats,
+                "lines": self.with_lines}
 
     def export(self, place: Path) -> dict[str, Any]:
         """Write the lines to files in ``place``; return the rest of what ``adopt`` needs (picklable)."""

@@ -30,6 +30,10 @@ KEEP_VALIDATED_CASES = 20_000
 # (a fork, a spool, a replay) costs more than half the validating saves (measured on 2 CPUs: 1,000 cases ~3 ms
 # faster validated here alone, 3,000 cases ~4 ms faster shared).
 SPLIT_FROM = 2_000
+# From this many estimated cases, ``agentunit run`` shares the validating with resident helpers (validate's
+# ``resident``): each runs the range it validated, without a fork or a replay, so sharing pays from where the
+# run itself is split (agentunit.core.engine.SHARDED_FROM; measured on 2 CPUs: 1,000 cases ~8 ms sooner).
+RESIDENT_FROM = 1_000
 
 
 @dataclass
@@ -75,13 +79,15 @@ class Suite:
     _spooled: CaseSpool | None = field(default=None, repr=False)  # the validated cases of a large suite
     # The validated cases after the first range, when helper processes validated them (agentunit.suite.split).
     _tails: list[CaseSpool] = field(default_factory=list, repr=False)
+    # Aligned with ``_tails``: the helper still holding that range in memory, ready to run it (``Resident``), or None.
+    _residents: list[Any] = field(default_factory=list, repr=False)
     _calibrator: Calibrator | None = field(default=None, repr=False)
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled (to Ray workers) without the spool of validated cases, an open temporary file: a copy
         reads its cases from the suite's files, as a large suite did before it had a spool."""
         state = dict(self.__dict__)
-        state["_spooled"], state["_tails"] = None, []
+        state["_spooled"], state["_tails"], state["_residents"] = None, [], []
         if self._tails:  # the cases kept in memory are only the first range's
             state["_validated"] = None
         return state
@@ -257,13 +263,15 @@ class Suite:
         if nameless:
             self.problems.raise_if_any()
 
-    def validate(self, *, require_target: bool = False, processes: int | None = 1) -> int:
+    def validate(self, *, require_target: bool = False, processes: int | None = 1, resident: bool = False) -> int:
         """Read every case once; raise SuiteError with all problems, else return the case count.
 
         With ``require_target`` (the run will use the suite's own target), a suite without a target
         whose cases lack a recorded ``output`` is a problem, reported at the first such case.
         ``processes``: how many processes may share the reading (None: one per usable CPU, up to 4, for a
         suite of 2,000 cases or more; ``agentunit.suite.split``); the cases and problems are the same.
+        ``resident``: the helpers may keep their ranges to run them (from 1,000 cases on; the run that follows
+        at once sends them their orders or dismisses them: ``resident_ranges``, ``dismiss_residents``).
         """
         self._check_metric_objects()
         self._drop_spool()
@@ -272,10 +280,12 @@ class Suite:
         tails: list[CaseSpool] = []
         helpers: list[Any] = []
         # A small inline suite is read here without importing the machinery (its cases are counted already).
-        if processes != 1 and (processes is not None or self.case_files or len(self.inline_cases) >= SPLIT_FROM):
+        residents: list[Any] = []
+        split_from = RESIDENT_FROM if resident else SPLIT_FROM
+        if processes != 1 and (processes is not None or self.case_files or len(self.inline_cases) >= split_from):
             from agentunit.suite.split import start_helpers
 
-            helpers = start_helpers(self, processes, require_target)
+            helpers = start_helpers(self, processes, require_target, resident=resident)
         if not helpers:
             found.take(self._located_cases())
         else:
@@ -288,7 +298,7 @@ class Suite:
                 if taken is None:  # a range the helpers could not hand back: read here, as in one process
                     found.take(self._located_cases(raws))
                 else:
-                    found.ids, count, awaits, splittable, tails = taken
+                    found.ids, count, awaits, splittable, tails, residents = taken
                     found.count, found.awaits = found.count + count, found.awaits or awaits
                     found.splittable = found.splittable and splittable
             finally:
@@ -311,20 +321,24 @@ class Suite:
             for tail in tails:
                 tail.close()
             tails = []
+            _dismiss(residents)
+            residents = []
         self.problems.raise_if_any()
         if spool is not None:
             spool.seal()
         self.case_count = found.count
-        self._validated, self._spooled, self._tails = found.kept, spool, tails
+        self._validated, self._spooled, self._tails, self._residents = found.kept, spool, tails, residents
         self.awaits_nothing, self.splittable = not found.awaits, found.splittable
         return found.count
 
     def _validate_range(self, first: int, stop: int | None, spool: CaseSpool, require_target: bool,
-                        emit_ids: Callable[[list[str]], None], chunk: int) -> tuple[int, bool, bool] | None:
+                        emit_ids: Callable[[list[str]], None], chunk: int,
+                        keep: list[DatasetCase] | None = None) -> tuple[int, bool, bool] | None:
         """Validate the raw records ``first`` ≤ index < ``stop`` into ``spool`` (a helper process's part,
         ``agentunit.suite.split``), giving their ids to ``emit_ids`` ``chunk`` at a time: (cases, whether
         one may await, whether all are splittable); None when the range cannot be handed back as it is — a
-        problem, a human verdict or transform, a case without output or target, a case the spool cannot keep."""
+        problem, a human verdict or transform, a case without output or target, a case the spool cannot keep.
+        The cases are also appended to ``keep`` when it is given (a resident helper's range)."""
         problems = self.problems
         before = (problems.error_count, problems.warning_count, len(self.verdicts), len(self.case_transforms))
         answerless = require_target and not self.target_declared and self.target is None
@@ -332,6 +346,8 @@ class Suite:
         for case, _ in self._located_cases(itertools.islice(enumerate(self._raw_cases(), 1), first, stop)):
             if (answerless and case.output is None) or not spool.add(case):
                 return None
+            if keep is not None:
+                keep.append(case)
             count += 1
             if not awaits:
                 awaits = _may_await(case.metrics)
@@ -357,7 +373,23 @@ class Suite:
         spool.close()
         return None
 
+    def resident_ranges(self) -> dict[int, Any]:
+        """The helpers that keep a range of the validated cases in memory, by the index of its first case
+        (``agentunit.suite.split.Resident``; taken: the caller now sends each its order or dismisses it)."""
+        if not self._residents:
+            return {}
+        ranges = {start: resident for start, resident in zip(self.range_starts, self._residents, strict=True)
+                  if resident is not None}
+        self._residents = []
+        return ranges
+
+    def dismiss_residents(self) -> None:
+        """Let the helpers still keeping ranges go (a run that is not split replays their spools)."""
+        _dismiss(self._residents)
+        self._residents = []
+
     def _drop_spool(self) -> None:
+        self.dismiss_residents()
         if self._spooled is not None:
             self._spooled.close()
             self._spooled = None
@@ -535,6 +567,15 @@ def _stateless(metrics: list[Any]) -> bool:
 
 
 _STATELESS: dict[type, bool] = {}  # by metric class: what _stateless found
+
+
+def _dismiss(residents: list[Any]) -> None:
+    """Let resident helpers go: every pipe closed first, so none waits on another that holds its end."""
+    kept = [r for r in residents if r is not None]
+    for resident in kept:
+        resident.close()
+    for resident in kept:
+        resident.dismiss()
 
 
 def _id_hash(case_id: str) -> int:
