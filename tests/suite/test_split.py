@@ -280,12 +280,12 @@ def test_a_resident_helper_keeps_its_range_until_the_run_takes_it_or_lets_it_go(
     many, _ = _validated(path, 2, resident=True)
     assert [_case(c) for c in many.iter_cases()] == [_case(c) for c in one.iter_cases()]  # its spool is whole
     ranges = many.resident_ranges()
-    assert list(ranges) == many.range_starts == [20]  # even shares: a resident helper does not replay its range
+    assert list(ranges) == many.range_starts == [21]
     assert many.resident_ranges() == {}  # taken: the caller's now
-    pid = ranges[20].pid
+    pid = ranges[21].pid
     assert not _gone(pid)  # waiting for its order
-    ranges[20].dismiss()
-    assert _gone(pid) and ranges[20].pid == 0
+    ranges[21].dismiss()
+    assert _gone(pid) and ranges[21].pid == 0
 
 
 def test_validating_again_or_calibrating_lets_resident_helpers_go(tmp_path):
@@ -335,7 +335,7 @@ def test_an_order_to_a_helper_that_ended_is_not_sent(tmp_path):
     import time
 
     many, _ = _validated(_suite(tmp_path, _cases()), 2, resident=True)
-    resident = many.resident_ranges()[20]
+    resident = many.resident_ranges()[21]
     os.kill(resident.pid, signal.SIGKILL)
     time.sleep(0.1)
     assert resident.run({"run_id": "r"}) is False

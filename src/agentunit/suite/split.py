@@ -122,10 +122,7 @@ def start_helpers(suite: Suite, processes: int | None, require_target: bool, *,
     count = min(wanted, estimate)
     if count < 2:
         return []
-    # A resident helper runs its range without replaying it: the ranges then cost the same to run, and the run
-    # outweighs the spool a helper writes meanwhile (20,000 cases: ~30 ms sooner with even shares).
-    share = 1.0 if resident else HERE_SHARE
-    here = round(estimate * share / (share + count - 1))
+    here = round(estimate * HERE_SHARE / (HERE_SHARE + count - 1))
     if here > KEEP_VALIDATED_CASES:  # spooled here too: every range costs the same
         here = estimate // count
     bounds = [here + (estimate - here) * k // (count - 1) for k in range(count - 1)]
