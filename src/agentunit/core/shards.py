@@ -94,7 +94,7 @@ def run_sharded(engine: Engine, run_id: str, jobs: Iterator[tuple[int, DatasetCa
     ranges = list(enumerate(zip(bounds, [*bounds[1:], None], strict=True)))
     residents = _residents(engine, bounds, counts)
     try:
-        started: dict[int, int | None] = {}
+        started: dict[int, int] = {}  # first case index → the resident helper running that range
         # The resident helpers first: a process forked before an order is sent would hold the order's pipe open.
         for _slot, (first, stop) in ranges:
             resident = residents.pop(first, None)

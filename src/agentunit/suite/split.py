@@ -56,11 +56,10 @@ class Helper:
     stop: int | None
     spool: CaseSpool
     ids: IO[bytes]  # the cases' ids, in order, in chunks (marshal)
-    result: IO[bytes]  # (count, awaits, splittable, spool size, spool count) when the range is clean
+    result: IO[bytes]  # (count, awaits, splittable, spool size, spool count, kept) when the range is clean
     taken: bool = False  # its spool was taken in: the caller's now
     ready: int = -1  # read end of the pipe it writes a byte to once its result is written
     orders: int = -1  # write end of the pipe a resident helper reads its order from
-    resident: Resident | None = None  # set once it reported that it keeps its range (taken in: the caller's)
 
 
 class Resident:
@@ -69,7 +68,7 @@ class Resident:
     def __init__(self, pid: int, orders: int):
         self.pid, self.orders = pid, orders
 
-    def run(self, order: dict) -> bool:
+    def run(self, order: dict[str, Any]) -> bool:
         """Send the order to run the range (``agentunit.core.shards``); False when it cannot be sent (the
         helper is gone), and the caller runs the range another way."""
         import pickle
