@@ -456,15 +456,21 @@ class _Kept:
         return self.ranges
 
 
-@pytest.mark.parametrize(("bounds", "counts", "judged", "used"), [
-    ([5], None, False, True),
-    ([5], object(), False, False),  # a progress display counts every range's cases in shared memory
-    ([5], None, True, False),  # the run set a judge up: a helper has none
-    ([4], None, False, False),  # the ranges are not the helpers'
+class EchoTarget:  # what the check looks at: the echo target's kind
+    kind = "echo"
+
+
+@pytest.mark.parametrize(("bounds", "counts", "judged", "target", "used"), [
+    ([5], None, False, None, True),  # recorded outputs
+    ([5], None, False, EchoTarget(), True),
+    ([5], object(), False, None, False),  # a progress display counts every range's cases in shared memory
+    ([5], None, True, None, False),  # the run set a judge up: a helper has none
+    ([4], None, False, None, False),  # the ranges are not the helpers'
+    ([5], None, False, object(), False),  # a target the helper would build again (the author's code)
 ])
-def test_resident_helpers_run_only_the_ranges_they_hold_when_they_can(bounds, counts, judged, used):
+def test_resident_helpers_run_only_the_ranges_they_hold_when_they_can(bounds, counts, judged, target, used):
     suite = _Kept([5])
-    engine = type("E", (), {"suite": suite, "_judged": judged})()
+    engine = type("E", (), {"suite": suite, "_judged": judged, "target": target})()
     taken = shards._residents(engine, bounds, counts)
     assert (taken == suite.ranges) == used
     assert all(r.dismissed for r in suite.ranges.values()) == (not used)

@@ -275,13 +275,16 @@ def _run_here(engine: Engine, run_id: str, jobs: Iterator[tuple[int, DatasetCase
 def _residents(engine: Engine, bounds: list[int], counts: Any) -> dict[int, Any]:
     """The resident helpers that will run their ranges, by first case index ({}: every range is forked): only
     where the ranges are theirs, no progress display counts the cases (a helper cannot write to shared
-    memory made after it), and the run set no judge up (a helper has none)."""
+    memory made after it), the run set no judge up (a helper has none) and its target runs nothing of the
+    suite author's (echo, recorded outputs: a helper builds the target again)."""
     suite = engine.suite
     take = getattr(suite, "resident_ranges", None)
     if take is None:
         return {}
     residents = take()
-    if counts is None and not engine._judged and list(bounds) == getattr(suite, "range_starts", None):
+    target = getattr(engine, "target", None)
+    if (counts is None and not engine._judged and list(bounds) == getattr(suite, "range_starts", None)
+            and (target is None or getattr(target, "kind", None) == "echo")):
         return residents
     for resident in residents.values():
         resident.dismiss()
