@@ -311,7 +311,10 @@ def test_a_forked_range_ends_with_its_parent(tmp_path):
     import signal
     import time
 
-    parent = subprocess.Popen([sys.executable, "-c", _SLOW_RANGE], cwd=tmp_path)
+    temp = tmp_path / "temp"  # where the killed run's range folder stays: not the machine's /tmp
+    temp.mkdir()
+    env = {**os.environ, "TMPDIR": str(temp)}
+    parent = subprocess.Popen([sys.executable, "-c", _SLOW_RANGE], cwd=tmp_path, env=env)
     children: list[int] = []
     deadline = time.monotonic() + 60
     while not children and time.monotonic() < deadline:
@@ -327,6 +330,12 @@ def test_a_forked_range_ends_with_its_parent(tmp_path):
     while _running(children[0]) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not _running(children[0])
+    # Its range folder is left behind (SIGKILL cannot be caught): the next split run removes it.
+    (orphan,) = temp.glob("agentunit-shards-*")
+    assert orphan.name.startswith(f"agentunit-shards-{parent.pid}-")
+    code = _SLOW_RANGE.replace("time.sleep(60)", "pass")
+    assert subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, timeout=120).returncode == 0
+    assert not orphan.exists() and not list(temp.glob("agentunit-shards-*"))
 
 
 def _running(pid: int) -> bool:
@@ -487,3 +496,28 @@ def test_a_run_that_is_not_split_lets_the_resident_helpers_go(tmp_path, one_thre
     assert engine.execute().summary["cases"] == 40  # its range replayed from the helper's spool
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)
+
+
+def test_only_the_range_folders_of_ended_processes_are_removed(tmp_path, monkeypatch):
+    import os
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    ended = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    dead = int(ended.stdout)
+    folders = {name: tmp_path / name for name in (f"agentunit-shards-{dead}-abc", "agentunit-shards-1-abc",
+                                                   f"agentunit-shards-{os.getpid()}-abc", "agentunit-shards-xyz12",
+                                                   f"other-{dead}-abc")}
+    folders["agentunit-shards-424242-abc"] = tmp_path / "agentunit-shards-424242-abc"  # another user's, alive
+    for folder in folders.values():
+        (folder / "5").mkdir(parents=True)
+    real_kill = os.kill
+
+    def kill(pid, signal):
+        if pid == 424242:
+            raise PermissionError(1, "Operation not permitted")
+        return real_kill(pid, signal)
+
+    monkeypatch.setattr(shards.os, "kill", kill)
+    shards._remove_orphans()
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(set(folders) - {f"agentunit-shards-{dead}-abc"})

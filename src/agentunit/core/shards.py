@@ -54,6 +54,7 @@ SPLIT_BATCH_MIN = 100
 # instead of one long one at the end, after every range (5,000 cases in 2 processes: 0.64 → 0.63 s).
 SPLIT_CHECKPOINT_PAGES = 250
 _STATE = "state.pickle"
+_FOLDER_PREFIX = "agentunit-shards-"  # then the id of the process whose run it is, a dash, tempfile's letters
 
 
 def shard_bounds(engine: Engine) -> list[int] | None:
@@ -82,7 +83,8 @@ def run_sharded(engine: Engine, run_id: str, jobs: Iterator[tuple[int, DatasetCa
     """Run ``jobs`` in ranges split at ``bounds``: the first here, each other by the resident helper that
     validated it (``agentunit.suite.split``) or in a forked process; then take in each range's report lines
     and tallies in order (a range whose process failed is run here instead)."""
-    folder = Path(tempfile.mkdtemp(prefix="agentunit-shards-"))
+    _remove_orphans()
+    folder = Path(tempfile.mkdtemp(prefix=f"{_FOLDER_PREFIX}{os.getpid()}-"))
     children: list[tuple[int | None, Path, int, int | None]] = []
     shown, batch_size, checkpoint_pages = engine.on_progress, engine.store.batch_size, engine.store.checkpoint_pages()
     # Cases done by each forked range, written by its process, read here for the progress display.
@@ -290,6 +292,30 @@ def _residents(engine: Engine, bounds: list[int], counts: Any) -> dict[int, Any]
         resident.dismiss()
     return {}
 
+
+
+def _remove_orphans() -> None:
+    """Remove the range folders of runs whose process ended without removing its own (killed: SIGKILL cannot be
+    caught); a folder whose process is alive, or that is not named after one, is left as it is."""
+    base = tempfile.gettempdir()
+    try:
+        names = [e.name for e in os.scandir(base) if e.name.startswith(_FOLDER_PREFIX)]
+    except OSError:
+        return
+    for name in names:
+        pid = name[len(_FOLDER_PREFIX):].split("-", 1)[0]
+        if pid.isdigit() and not _alive(int(pid)):
+            shutil.rmtree(os.path.join(base, name), ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process
+        return True
+    return True
 
 
 def _in_memory(path: Any) -> bool:
