@@ -112,3 +112,13 @@ def test_whatever_is_read_here_is_what_click_reads(here, args):
     mine = parse_run_arguments(["run", *args])
     if mine is not None:
         assert mine == _clicks(args), args
+
+
+def test_every_option_of_the_run_command_is_read_here_by_the_same_names():
+    from agentunit.cli import run_arguments
+
+    options = [p for p in run_command.params if isinstance(p, click.Option) and p.name != "help"]
+    declared = {name: p.name for p in options for name in p.opts}
+    read_here = {**run_arguments._VALUED, **run_arguments._FLAGS}
+    assert read_here == declared  # an option added to the command is added here too (else it goes to click)
+    assert {p.name for p in options if p.is_flag} == set(run_arguments._FLAG_PARAMETERS)

@@ -357,3 +357,15 @@ def test_a_suite_with_problems_lets_its_resident_helpers_go(tmp_path, monkeypatc
     with pytest.raises(SuiteError):
         _validated(_suite(tmp_path, cases), 2, resident=True)
     assert pids and all(_gone(pid) for pid in pids)
+
+
+def test_a_helper_stops_keeping_a_range_too_large_to_hold(tmp_path):
+    from agentunit.suite.replay import CaseSpool
+
+    suite = load_suite(_suite(tmp_path, _cases()))
+    ids: list[str] = []
+    for up_to, kept_after in ((40, 19), (19, 19), (18, 0)):
+        spool, kept = CaseSpool(), []
+        assert suite._validate_range(21, None, spool, True, ids.extend, 100, keep=kept, keep_up_to=up_to)[0] == 19
+        assert len(kept) == kept_after and spool.count == 19  # the spool holds the range either way
+        spool.close()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gc
 import sys
+from typing import Any
 
 from agentunit.cli import run_command
 
@@ -44,7 +45,7 @@ def program() -> None:
         gc.freeze()
 
 
-def _run_without_click(arguments: dict) -> None:
+def _run_without_click(arguments: dict[str, Any]) -> None:
     """``run_command.run_suite`` as click's ``main`` would call it: its context closed as it ends, an
     interrupt while loading ends it with click's ``Aborted!`` (status 1), and a reader gone from stdout or
     stderr with status 1 and nothing more written (click's ``_PacifyFlushWrapper``)."""

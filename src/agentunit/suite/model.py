@@ -333,12 +333,13 @@ class Suite:
 
     def _validate_range(self, first: int, stop: int | None, spool: CaseSpool, require_target: bool,
                         emit_ids: Callable[[list[str]], None], chunk: int,
-                        keep: list[DatasetCase] | None = None) -> tuple[int, bool, bool] | None:
+                        keep: list[DatasetCase] | None = None, keep_up_to: int = 0) -> tuple[int, bool, bool] | None:
         """Validate the raw records ``first`` ≤ index < ``stop`` into ``spool`` (a helper process's part,
         ``agentunit.suite.split``), giving their ids to ``emit_ids`` ``chunk`` at a time: (cases, whether
         one may await, whether all are splittable); None when the range cannot be handed back as it is — a
         problem, a human verdict or transform, a case without output or target, a case the spool cannot keep.
-        The cases are also appended to ``keep`` when it is given (a resident helper's range)."""
+        The cases are also appended to ``keep`` when it is given (a resident helper's range), up to ``keep_up_to``
+        of them: past that, ``keep`` is emptied and no more are kept (a range too large to hold)."""
         problems = self.problems
         before = (problems.error_count, problems.warning_count, len(self.verdicts), len(self.case_transforms))
         answerless = require_target and not self.target_declared and self.target is None
@@ -347,7 +348,11 @@ class Suite:
             if (answerless and case.output is None) or not spool.add(case):
                 return None
             if keep is not None:
-                keep.append(case)
+                if len(keep) < keep_up_to:
+                    keep.append(case)
+                else:
+                    keep.clear()
+                    keep = None
             count += 1
             if not awaits:
                 awaits = _may_await(case.metrics)

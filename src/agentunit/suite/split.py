@@ -262,10 +262,11 @@ def _helper(suite: Suite, first: int, stop: int | None, spool: CaseSpool, ids: I
             marshal.dump(chunk, ids)
 
         kept: list[Any] | None = [] if ordered >= 0 else None
-        found = suite._validate_range(first, stop, spool, require_target, emit, _ID_CHUNK, keep=kept)
+        found = suite._validate_range(first, stop, spool, require_target, emit, _ID_CHUNK, keep=kept,
+                                      keep_up_to=KEEP_VALIDATED_CASES)
         if found is not None:
-            _, awaits, splittable = found
-            resident = kept is not None and not awaits and splittable and len(kept) <= KEEP_VALIDATED_CASES
+            count, awaits, splittable = found
+            resident = kept is not None and len(kept) == count and not awaits and splittable
             marshal.dump(None, ids)
             spool.seal()
             marshal.dump((*found, spool._size, spool.count, resident), result)
