@@ -10,7 +10,6 @@ split across processes (``agentunit.core.shards``).
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import os
 import re
 import sys
@@ -22,6 +21,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from agentunit._digest import sha256_hex
 from agentunit.core.envelope import EnvelopeError, build_trace, ordered_events, parse_reply
 from agentunit.core.outcome import Outcome
 from agentunit.core.scoring import judge_case, pass_at_k, pass_hat_k
@@ -708,6 +708,6 @@ def _file_hash(path: Path | None) -> str | None:
     if path is None:
         return None
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
+        return sha256_hex(path.read_bytes())
     except OSError:
         return None

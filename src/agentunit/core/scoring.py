@@ -3,19 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from math import comb
 from typing import Any
 
 from agentunit.metrics.base import MetricResult
 
 
-@dataclass(slots=True)
 class CaseVerdict:
-    status: str  # passed | failed | errored | unmeasured
-    passed: bool
-    score: float | None
-    reason: str | None
+    """A case's verdict: ``status`` passed | failed | errored | unmeasured, whether it ``passed``, its
+    weighted ``score`` and the ``reason`` (a plain class: start-up builds no dataclass)."""
+
+    __slots__ = ("passed", "reason", "score", "status")
+
+    def __init__(self, status: str, passed: bool, score: float | None, reason: str | None) -> None:
+        self.status, self.passed, self.score, self.reason = status, passed, score, reason
 
 
 def judge_case(results: Sequence[MetricResult], metrics: Sequence[Any], threshold: float | None) -> CaseVerdict:

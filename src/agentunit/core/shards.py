@@ -23,16 +23,15 @@ from __future__ import annotations
 
 import os
 import pickle
-import shutil
 import signal
 import struct
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from agentunit._scratch import remove_folder, scratch_folder, temporary_folder
 from agentunit.core.forking import end_with_parent, usable_cpus
 
 if TYPE_CHECKING:
@@ -84,7 +83,7 @@ def run_sharded(engine: Engine, run_id: str, jobs: Iterator[tuple[int, DatasetCa
     validated it (``agentunit.suite.split``) or in a forked process; then take in each range's report lines
     and tallies in order (a range whose process failed is run here instead)."""
     _remove_orphans()
-    folder = Path(tempfile.mkdtemp(prefix=f"{_FOLDER_PREFIX}{os.getpid()}-"))
+    folder = Path(scratch_folder(f"{_FOLDER_PREFIX}{os.getpid()}-"))
     children: list[tuple[int | None, Path, int, int | None]] = []
     shown, batch_size, checkpoint_pages = engine.on_progress, engine.store.batch_size, engine.store.checkpoint_pages()
     # Cases done by each forked range, written by its process, read here for the progress display.
@@ -167,7 +166,7 @@ def run_sharded(engine: Engine, run_id: str, jobs: Iterator[tuple[int, DatasetCa
         engine.store.checkpoint_pages(checkpoint_pages)
         if counts is not None:
             counts.close()
-        shutil.rmtree(folder, ignore_errors=True)
+        remove_folder(folder)
 
 
 def split_batch(cases: int) -> int:
@@ -297,7 +296,7 @@ def _residents(engine: Engine, bounds: list[int], counts: Any) -> dict[int, Any]
 def _remove_orphans() -> None:
     """Remove the range folders of runs whose process ended without removing its own (killed: SIGKILL cannot be
     caught); a folder whose process is alive, or that is not named after one, is left as it is."""
-    base = tempfile.gettempdir()
+    base = temporary_folder()
     try:
         names = [e.name for e in os.scandir(base) if e.name.startswith(_FOLDER_PREFIX)]
     except OSError:
@@ -305,7 +304,7 @@ def _remove_orphans() -> None:
     for name in names:
         pid = name[len(_FOLDER_PREFIX):].split("-", 1)[0]
         if pid.isdigit() and not _alive(int(pid)):
-            shutil.rmtree(os.path.join(base, name), ignore_errors=True)
+            remove_folder(os.path.join(base, name))
 
 
 def _alive(pid: int) -> bool:

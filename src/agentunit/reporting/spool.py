@@ -20,13 +20,12 @@ import json
 import json.encoder
 import math
 import os
-import shutil
-import tempfile
 from array import array
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
+from agentunit._scratch import copy_file, scratch_file
 from agentunit.reporting.json_report import add_envelope_fields
 from agentunit.stats.summary import MetricTallies
 from agentunit.store.text import encodable, to_json
@@ -121,7 +120,7 @@ class ReportSpool:
         self._last = -1
         self._offsets = array("q")
         self._lengths = array("q")
-        self._file = tempfile.TemporaryFile(prefix="agentunit-report-")  # noqa: SIM115 (lives with the spool)
+        self._file = scratch_file(prefix="agentunit-report-")  # lives with the spool
         self._size = 0
         # The file is the lines in place order, each followed by a newline and holding none (the usual case):
         # the report's cases array is then the file with its newlines made separators (``write_lines``).
@@ -233,7 +232,7 @@ class ReportSpool:
         self._file.flush()
         self._file.seek(0)
         with open(place / _LINES, "wb") as lines:
-            shutil.copyfileobj(self._file, lines)
+            copy_file(self._file, lines)
         with open(place / _PLACES, "wb") as places:
             self._offsets.tofile(places)
             self._lengths.tofile(places)
@@ -271,7 +270,7 @@ class ReportSpool:
             raise
         self._verbatim = verbatim
         with open(place / _LINES, "rb") as lines:
-            shutil.copyfileobj(lines, self._file)
+            copy_file(lines, self._file)
         self._size = self._file.tell()
         self.count += state["count"]
         self.counts.extend(state["counts"])

@@ -6,7 +6,6 @@ Pure Python; numpy, when it is installed, only makes the bootstrap faster (same 
 from __future__ import annotations
 
 import math
-import random
 from array import array
 from collections.abc import Sequence
 from typing import Any
@@ -91,6 +90,8 @@ def _bootstrap_means(data: Sequence[float], resamples: int, seed: int) -> list[f
     np = _numpy()
     n = len(data)
     if np is None:
+        import random  # here: only a bootstrap without numpy draws with it
+
         rng = random.Random(seed)
         return sorted(math.fsum(rng.choices(data, k=n)) / n for _ in range(resamples))
     rng_np = np.random.default_rng(seed)

@@ -194,6 +194,10 @@ class PostgresStore(Store):
         self._staged = False
         return connect(self._url)
 
+    def _begin(self, *, wait: bool = True) -> bool:
+        self.conn.execute("BEGIN")  # PostgreSQL takes row locks as it writes, waiting its own way
+        return True
+
     def _copy_write(self, statements: list[tuple[str, list[tuple[Any, ...]]]]) -> bool:
         """Write a batch with COPY into session staging tables, then one upsert per table: several times
         faster than row statements. Returns False, with nothing written, when anything fails (a value
@@ -233,24 +237,25 @@ class PostgresStore(Store):
     def read_caches_from(self, path: str | Path) -> None:  # pragma: no cover - dry runs use SQLite in memory
         raise PostgresError("a PostgreSQL store reads its caches from its own database")
 
-    def _write(self, statements: list[tuple[str, list[tuple[Any, ...]]]]) -> None:
+    def _write(self, statements: list[tuple[str, list[tuple[Any, ...]]]], *, wait: bool = True) -> bool:
         """``Store._write`` with shared rows (cache, texts) in key order, retried on a deadlock; a batch of
-        cases goes first through COPY (``_copy_write``), and through executemany only if that fails."""
+        cases goes first through COPY (``_copy_write``), and through executemany only if that fails. Always
+        written (True): PostgreSQL writers wait for one another's rows, not for the whole database."""
         if self._copy_write(statements):
-            return
+            return True
         shared = (self._sql["text"], self._sql["cache"])
         ordered = [(sql, sorted(rows, key=lambda row: row[0]) if sql in shared else rows) for sql, rows in statements]
         retry = (psycopg.errors.DeadlockDetected, psycopg.errors.SerializationFailure)
         for attempt in range(_RETRIES):
             try:
                 super()._write(ordered)
-                return
+                return True
             except psycopg.DataError as exc:  # rolled back; rewritten once (see the module docstring)
                 if not _nul_refused(exc):
                     raise
                 ordered = [(sql, [tuple(_without_nul(row)) for row in rows]) for sql, rows in ordered]
                 super()._write(ordered)
-                return
+                return True
             except retry:
                 if attempt == _RETRIES - 1:
                     raise

@@ -108,17 +108,18 @@ def threshold_defaulted(metric: Any) -> bool:
         return False
 
 
-@dataclass(slots=True)
 class Where:
     """Where a record was found: a file and a key path inside it, or a line (JSONL, CSV).
 
-    ``from_data`` marks a record read from a cases file: its strings are data, never templates.
+    ``from_data`` marks a record read from a cases file: its strings are data, never templates. (A plain
+    class: start-up builds no dataclass.)
     """
 
-    file: str | None
-    key_path: tuple[Any, ...]
-    line: int | None = None
-    from_data: bool = False
+    __slots__ = ("file", "from_data", "key_path", "line")
+
+    def __init__(self, file: str | None, key_path: tuple[Any, ...], line: int | None = None,
+                 from_data: bool = False) -> None:
+        self.file, self.key_path, self.line, self.from_data = file, key_path, line, from_data
 
     def at(self, *keys: Any) -> tuple[Any, ...]:
         return (*self.key_path, *keys)

@@ -24,13 +24,14 @@ def printable(text: str) -> str:
                    for c in text)
 
 
-@dataclass
 class _Pending:
-    message: str
-    file: str | None
-    key_path: tuple[Any, ...]
-    line: int | None
-    suggestion: str | None
+    """A problem noted, its line not yet looked up (a plain class: start-up builds no dataclass)."""
+
+    __slots__ = ("file", "key_path", "line", "message", "suggestion")
+
+    def __init__(self, message: str, file: str | None, key_path: tuple[Any, ...], line: int | None,
+                 suggestion: str | None) -> None:
+        self.message, self.file, self.key_path, self.line, self.suggestion = message, file, key_path, line, suggestion
 
 
 @dataclass

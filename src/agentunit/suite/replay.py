@@ -19,10 +19,10 @@ import dataclasses
 import marshal
 import operator
 import os
-import tempfile
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from agentunit._scratch import scratch_file
 from agentunit.datasets.base import DatasetCase
 from agentunit.suite.cases import metric_from_recipe, metric_recipe
 
@@ -44,7 +44,7 @@ class CaseSpool:
         """``shared_metrics`` are kept (the suite's own); ``intern``: also keep the first ``INTERN_MAX``
         distinct metrics met (False: write every other metric as its recipe — what a spool filled by
         another process must do, since the metrics it kept would stay in that process)."""
-        self._file = tempfile.TemporaryFile(prefix="agentunit-cases-")  # noqa: SIM115 (lives with the spool)
+        self._file = scratch_file(prefix="agentunit-cases-")  # lives with the spool
         self._size = 0
         self.count = 0
         self._metrics: list[Any] = []

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -24,13 +23,14 @@ _LONG_DIGITS = re.compile(r"\d{4000,}")
 BOOLEAN_CELLS = {"true": True, "false": False}
 
 
-@dataclass(slots=True)
 class RawCase:
-    data: Any
-    file: str | None
-    key_path: tuple[Any, ...]
-    line: int | None
-    from_data: bool = True
+    """A case record as read, with where it was found (a plain class: start-up builds no dataclass)."""
+
+    __slots__ = ("data", "file", "from_data", "key_path", "line")
+
+    def __init__(self, data: Any, file: str | None, key_path: tuple[Any, ...], line: int | None,
+                 from_data: bool = True) -> None:
+        self.data, self.file, self.key_path, self.line, self.from_data = data, file, key_path, line, from_data
 
 
 class DocumentError(ValueError):

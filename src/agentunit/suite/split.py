@@ -29,10 +29,9 @@ from __future__ import annotations
 import marshal
 import os
 import signal
-import tempfile
-from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any
 
+from agentunit._scratch import scratch_file
 from agentunit.core.forking import end_with_parent, load_prctl, may_fork, usable_cpus
 from agentunit.suite.replay import CaseSpool
 
@@ -47,19 +46,22 @@ HERE_SHARE = 1.15
 _ID_CHUNK = 10_000
 
 
-@dataclass
 class Helper:
-    """A forked process validating the raw records ``first`` ≤ index < ``stop`` (None: to the end)."""
+    """A forked process validating the raw records ``first`` ≤ index < ``stop`` (None: to the end).
 
-    pid: int
-    first: int
-    stop: int | None
-    spool: CaseSpool
-    ids: IO[bytes]  # the cases' ids, in order, in chunks (marshal)
-    result: IO[bytes]  # (count, awaits, splittable, spool size, spool count, kept) when the range is clean
-    taken: bool = False  # its spool was taken in: the caller's now
-    ready: int = -1  # read end of the pipe it writes a byte to once its result is written
-    orders: int = -1  # write end of the pipe a resident helper reads its order from
+    ``ids``: the cases' ids, in order, in chunks (marshal); ``result``: (count, awaits, splittable, spool
+    size, spool count, kept) when the range is clean; ``taken``: its spool was taken in, the caller's now;
+    ``ready``: read end of the pipe it writes a byte to once its result is written; ``orders``: write end
+    of the pipe a resident helper reads its order from. (A plain class: start-up builds no dataclass.)
+    """
+
+    __slots__ = ("first", "ids", "orders", "pid", "ready", "result", "spool", "stop", "taken")
+
+    def __init__(self, pid: int, first: int, stop: int | None, spool: CaseSpool, ids: IO[bytes],
+                 result: IO[bytes], *, ready: int = -1, orders: int = -1) -> None:
+        self.pid, self.first, self.stop, self.spool, self.ids, self.result = pid, first, stop, spool, ids, result
+        self.taken = False
+        self.ready, self.orders = ready, orders
 
 
 class Resident:
@@ -130,7 +132,7 @@ def start_helpers(suite: Suite, processes: int | None, require_target: bool, *,
     try:
         for first, stop in zip(bounds, [*bounds[1:], None], strict=True):
             spool = CaseSpool(shared, intern=False)
-            ids, result = tempfile.TemporaryFile(), tempfile.TemporaryFile()  # noqa: SIM115 (read after the helper ends)
+            ids, result = scratch_file(), scratch_file()  # read after the helper ends
             ready, readied = os.pipe()
             ordered, orders = os.pipe() if resident else (-1, -1)
             try:

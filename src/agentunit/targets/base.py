@@ -7,7 +7,6 @@ is safe to store), and ``send(request)`` resolves secrets and performs the call.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from dataclasses import dataclass, field
@@ -78,6 +77,8 @@ class Target:
         if repeat:
             material["repeat"] = repeat
         blob = json.dumps(material, sort_keys=True, default=str, ensure_ascii=False)
+        import hashlib  # here: only a cached target's calls are keyed (hashlib loads OpenSSL, ~3 ms)
+
         return hashlib.sha256(blob.encode("utf-8", "surrogatepass")).hexdigest()
 
     def describe(self) -> dict[str, Any]:
