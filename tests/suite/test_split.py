@@ -254,15 +254,22 @@ def test_a_range_past_the_last_record_is_no_range(tmp_path):
     assert [c.id for c in many.iter_cases()] == [f"c{i}" for i in range(40)]
 
 
-def test_while_the_helpers_finish_this_process_loads_what_each_forked_process_needs_first(tmp_path, monkeypatch):
+@pytest.mark.parametrize("finished", [False, True])
+def test_while_the_helpers_finish_this_process_loads_what_each_forked_process_needs_first(tmp_path, monkeypatch,
+                                                                                           finished):
     from agentunit.core import forking
 
     monkeypatch.setattr(forking, "_prctl", None)
     _validated(_suite(tmp_path, _cases()), 1)
     assert forking._prctl is None  # one process: nothing to end with it
+    # Whether the helpers have all written their results when this process has read its own range.
+    monkeypatch.setattr(split.select, "select", lambda read, write, error, timeout: (read if finished else [], [], []))
     _validated(_suite(tmp_path, _cases()), 2)
     loaded = forking._prctl
-    assert loaded is not None and forking.load_prctl() is loaded  # loaded once, here
+    if finished:  # nothing to wait for: loaded by a process that needs it, if any does (~1.5 ms)
+        assert loaded is None
+    else:
+        assert loaded is not None and forking.load_prctl() is loaded  # loaded once, here
 
 
 def _gone(pid: int) -> bool:
@@ -369,3 +376,125 @@ def test_a_helper_stops_keeping_a_range_too_large_to_hold(tmp_path):
         assert suite._validate_range(21, None, spool, True, ids.extend, 100, keep=kept, keep_up_to=up_to)[0] == 19
         assert len(kept) == kept_after and spool.count == 19  # the spool holds the range either way
         spool.close()
+
+
+_SLOW_HELPER = """
+import sys, time
+from agentunit.suite import model, split
+from agentunit.suite.loader import load_suite
+validate_range = model.Suite._validate_range
+def slowly(self, first, stop, spool, require_target, emit_ids, chunk, **kept):
+    def emit(ids):  # a chunk of one id every 50 ms: the helper reads for minutes
+        time.sleep(0.05)
+        emit_ids(ids)
+    return validate_range(self, first, stop, spool, require_target, emit, 1, **kept)
+model.Suite._validate_range = slowly
+load_suite(sys.argv[1]).validate(require_target=True, processes=2, resident=RESIDENT)
+"""
+
+_SLOW_RESIDENT = """
+import sys, time
+from agentunit.core import shards
+run_range = shards._run_range
+def stuck(engine, run_id, jobs, stop):
+    if stop is None:  # the last range: the resident helper's
+        time.sleep(60)
+    run_range(engine, run_id, jobs, stop)
+shards._run_range = stuck
+sys.argv = ["agentunit", "run", sys.argv[1], "--db", "k.db", "-q"]
+from agentunit.cli import program
+program()
+"""
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        return [int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+
+
+def _running(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"  # a zombie has ended
+    except OSError:
+        return False
+
+
+def _killed_with_its_parent(code: str, suite: Path, ready_after: float) -> bool:
+    """Run ``code`` on ``suite``, kill it ``ready_after`` seconds after it forked, and tell whether its forked
+    process ended within ten seconds."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    parent = subprocess.Popen([sys.executable, "-c", code, str(suite)], cwd=suite.parent,
+                              env={**os.environ, "TMPDIR": str(suite.parent)})
+    children: list[int] = []
+    deadline = time.monotonic() + 60
+    while not children and parent.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+        children = _children(parent.pid)
+    assert children, "it did not fork"
+    time.sleep(ready_after)
+    os.kill(parent.pid, signal.SIGKILL)
+    parent.wait()
+    deadline = time.monotonic() + 10
+    while _running(children[0]) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return not _running(children[0])
+
+
+@pytest.mark.parametrize("resident", [False, True])
+def test_a_helper_reading_its_range_ends_with_its_parent(tmp_path, resident):
+    path = _suite(tmp_path, _cases(2_000))
+    assert _killed_with_its_parent(_SLOW_HELPER.replace("RESIDENT", str(resident)), path, 0.3)
+
+
+def test_a_resident_helper_running_its_range_ends_with_the_run(tmp_path):
+    cases = [{"id": f"c{i}", "prompt": "Answer: an item", "metrics": _CHECKS[:1]} for i in range(1_000)]
+    path = _suite(tmp_path, cases)
+    assert _killed_with_its_parent(_SLOW_RESIDENT, path, 1.0)
+
+
+@pytest.mark.parametrize("processes", [1, 2])
+def test_the_callers_work_is_done_while_the_helpers_read_and_before_this_process_reads(tmp_path, monkeypatch,
+                                                                                       processes):
+    events = []
+    start_helpers, located = split.start_helpers, suite_model.Suite._located_cases
+
+    def started(*args, **kwargs):
+        helpers = start_helpers(*args, **kwargs)
+        events.append(f"{len(helpers)} helper(s)")
+        return helpers
+
+    def reading(self, *args, **kwargs):
+        events.append("reading here")
+        return located(self, *args, **kwargs)
+
+    monkeypatch.setattr(split, "start_helpers", started)
+    monkeypatch.setattr(suite_model.Suite, "_located_cases", reading)
+    _, count = _validated(_suite(tmp_path, _cases()), processes, meanwhile=lambda: events.append("meanwhile"))
+    assert count == 40
+    assert events == (["meanwhile", "reading here"] if processes == 1 else
+                      ["1 helper(s)", "meanwhile", "reading here"])
+
+
+def test_the_callers_work_failing_stops_the_helpers(tmp_path, monkeypatch):
+    forked: list[int] = []
+    start_helpers = split.start_helpers
+
+    def started(*args, **kwargs):
+        helpers = start_helpers(*args, **kwargs)
+        forked.extend(helper.pid for helper in helpers)
+        return helpers
+
+    monkeypatch.setattr(split, "start_helpers", started)
+
+    def fails():
+        raise OSError("no database")
+
+    with pytest.raises(OSError, match="no database"):
+        _validated(_suite(tmp_path, _cases()), 2, resident=True, meanwhile=fails)
+    assert forked and all(_gone(pid) for pid in forked)  # none left waiting for an order

@@ -43,7 +43,6 @@ def run_suite(context: Any, suite: Path | None, jobs: int | None, repeat: int | 
     (130 when interrupted). ``context`` keeps what is undone as the command ends (click's context, a
     ``Closing``, or None: nothing is undone)."""
     from agentunit.core.engine import Engine, RunOptions
-    from agentunit.store.sqlite import Store
     from agentunit.suite.loader import load_suite
 
     _freeze_heap(context)
@@ -53,13 +52,14 @@ def run_suite(context: Any, suite: Path | None, jobs: int | None, repeat: int | 
     if executor != "ray" and (ray_address or ray_workers):
         raise fail_usage("--ray-address and --ray-workers need --executor ray")
     case_executor = _ray_executor(ray_address, ray_workers) if executor == "ray" else None
-    try:
-        store = None if dry_run else Store(db)  # a dry run only reads the database's caches
-    except AgentUnitError as exc:  # PostgreSQL unreachable, a newer schema: the message names the database
-        raise fail_usage(str(exc)) from None
-    except Exception as exc:  # sqlite3 and file-system errors: a bad --db is a usage problem
-        raise fail_usage(f"cannot open the results database {shown(db)}: {type(exc).__name__}: {exc}") from None
+    store: Any = None  # a dry run only reads the database's caches
+
+    def open_store() -> None:
+        nonlocal store
+        store = _open_store(db)
+
     if resume:
+        open_store()
         previous = store.get_run(resume)
         if previous is None:
             raise fail_usage(f"no run {resume!r} in {shown(db)}")
@@ -71,7 +71,10 @@ def run_suite(context: Any, suite: Path | None, jobs: int | None, repeat: int | 
     with suite_problems(suite):
         loaded = load_suite(suite, calibration=calibration)
         _freeze_heap(context)  # the suite's data
-        total = loaded.validate(require_target=True, processes=processes, resident=True)  # the run follows at once
+        # The run follows at once. The database is opened while validation helpers read their ranges, before
+        # this process reads its own (it would otherwise wait for them about as long).
+        total = loaded.validate(require_target=True, processes=processes, resident=True,
+                                meanwhile=None if dry_run or store is not None else open_store)
         for warning in loaded.problems.warning_texts():
             sys.stderr.write(warning + "\n")
         repeat = repeat or loaded.options.get("repeat", 1)
@@ -117,6 +120,18 @@ def run_suite(context: Any, suite: Path | None, jobs: int | None, repeat: int | 
     if AS_PROGRAM["on"] and _ran_nothing_of_the_authors(engine):
         _end_promptly(code)  # here, before the run's objects are let go one by one
     raise SystemExit(code)
+
+
+def _open_store(db: Path | str) -> Any:
+    """The results database at ``db``, or the usage error (exit 2) naming it."""
+    from agentunit.store.sqlite import Store
+
+    try:
+        return Store(db)
+    except AgentUnitError as exc:  # PostgreSQL unreachable, a newer schema: the message names the database
+        raise fail_usage(str(exc)) from None
+    except Exception as exc:  # sqlite3 and file-system errors: a bad --db is a usage problem
+        raise fail_usage(f"cannot open the results database {shown(db)}: {type(exc).__name__}: {exc}") from None
 
 
 def execute(engine: Any, total: int, show_progress: bool) -> Any:

@@ -263,7 +263,8 @@ class Suite:
         if nameless:
             self.problems.raise_if_any()
 
-    def validate(self, *, require_target: bool = False, processes: int | None = 1, resident: bool = False) -> int:
+    def validate(self, *, require_target: bool = False, processes: int | None = 1, resident: bool = False,
+                 meanwhile: Callable[[], None] | None = None) -> int:
         """Read every case once; raise SuiteError with all problems, else return the case count.
 
         With ``require_target`` (the run will use the suite's own target), a suite without a target
@@ -272,6 +273,8 @@ class Suite:
         suite of 2,000 cases or more; ``agentunit.suite.split``); the cases and problems are the same.
         ``resident``: the helpers may keep their ranges to run them (from 1,000 cases on; the run that follows
         at once sends them their orders or dismisses them: ``resident_ranges``, ``dismiss_residents``).
+        ``meanwhile``: the caller's own work (``agentunit run`` opens its database), done while the helpers read
+        their ranges and before this process reads its own; first, where no helper reads.
         """
         self._check_metric_objects()
         self._drop_spool()
@@ -287,12 +290,16 @@ class Suite:
 
             helpers = start_helpers(self, processes, require_target, resident=resident)
         if not helpers:
+            if meanwhile is not None:
+                meanwhile()
             found.take(self._located_cases())
         else:
             from agentunit.suite.split import stop_helpers, take_in
 
             raws = enumerate(self._raw_cases(), 1)
             try:
+                if meanwhile is not None:
+                    meanwhile()
                 found.take(self._located_cases(itertools.islice(raws, helpers[0].first)))
                 taken = take_in(helpers, found.ids)
                 if taken is None:  # a range the helpers could not hand back: read here, as in one process

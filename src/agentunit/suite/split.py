@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import marshal
 import os
+import select
 import signal
 from typing import IO, TYPE_CHECKING, Any
 
@@ -135,6 +136,7 @@ def start_helpers(suite: Suite, processes: int | None, require_target: bool, *,
             ids, result = scratch_file(), scratch_file()  # read after the helper ends
             ready, readied = os.pipe()
             ordered, orders = os.pipe() if resident else (-1, -1)
+            parent = os.getpid()
             try:
                 pid = os.fork()
             except OSError:  # no process to be had (a limit): every case is validated here
@@ -151,7 +153,7 @@ def start_helpers(suite: Suite, processes: int | None, require_target: bool, *,
                 for fd in (ready, orders, *(h.ready for h in helpers), *(h.orders for h in helpers)):
                     if fd >= 0:
                         os.close(fd)
-                _helper(suite, first, stop, spool, ids, result, require_target, readied, ordered)
+                _helper(suite, first, stop, spool, ids, result, require_target, readied, ordered, parent)
             os.close(readied)
             if ordered >= 0:
                 os.close(ordered)
@@ -169,7 +171,8 @@ def take_in(helpers: list[Helper], ids: _CaseIds
     the resident helpers that keep theirs); None when any range cannot be used (the helpers are then
     stopped, and this process validates those records itself)."""
     results = []
-    load_prctl()  # the run's forked ranges will need it: loaded here while the helpers finish
+    if len(select.select([helper.ready for helper in helpers], [], [], 0)[0]) < len(helpers):
+        load_prctl()  # a forked range will need it: loaded while this process would wait anyway (~1.5 ms)
     for helper in helpers:
         if os.read(helper.ready, 1) != b"r":  # it ended without writing its result: it failed
             os.waitpid(helper.pid, 0)
@@ -249,19 +252,29 @@ def _splittable_source(suite: Suite) -> bool:
 
 
 def _helper(suite: Suite, first: int, stop: int | None, spool: CaseSpool, ids: IO[bytes],  # pragma: no cover
-            result: IO[bytes], require_target: bool, readied: int, ordered: int) -> None:
+            result: IO[bytes], require_target: bool, readied: int, ordered: int, parent: int) -> None:
     """In the forked process: validate the range into ``spool``, write its ids and result, say so on
     ``readied``, and exit (code 0 only for a clean range) without running the parent's clean-up — or, given
-    an ``ordered`` pipe and a range it may keep, keep its cases and run them when the order comes."""
+    an ``ordered`` pipe and a range it may keep, keep its cases and run them when the order comes.
+
+    It ends with its ``parent`` (killed, say): while validating, it looks at each chunk of ids whether its
+    parent is still the process that forked it (the kernel's ending with the parent, ``end_with_parent``,
+    needs ctypes: ~1.5 ms before the first case, so a resident helper asks for it only while it waits for
+    its order); waiting, it reads the end of its pipe.
+    """
     from agentunit.suite.model import KEEP_VALIDATED_CASES
 
     code = 1
     try:
         signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C stops the parent, which ends this one
-        end_with_parent()
 
         def emit(chunk: list[str]) -> None:
+            if os.getppid() != parent:
+                os._exit(1)
             marshal.dump(chunk, ids)
+
+        if os.getppid() != parent:  # it ended before this process started
+            os._exit(1)
 
         kept: list[Any] | None = [] if ordered >= 0 else None
         found = suite._validate_range(first, stop, spool, require_target, emit, _ID_CHUNK, keep=kept,
@@ -291,6 +304,8 @@ def _serve(suite: Suite, cases: list[Any], ordered: int) -> int:  # pragma: no c
 
     import agentunit.reporting.spool  # noqa: F401 - imported while the order is awaited, not after it came
     from agentunit.core.shards import run_resident
+
+    end_with_parent()  # running its range, it ends with the run
 
     head = _read(ordered, 8)
     if len(head) < 8:  # the end of the pipe: dismissed
