@@ -15,6 +15,7 @@ from agentunit.stats.intervals import NORMAL_ABOVE
 from agentunit.stats.summary import MetricTallies, Scores
 from agentunit.store.sqlite import LARGE_TEXT, Store
 from agentunit.suite import suite_from_dict
+from tests.process_helpers import ends_within, kill_once_forked
 
 _CHECKS = [{"metric": "contains", "value": "item"}, {"metric": "regex", "value": r"[02468]$"},
            {"metric": "starts-with", "value": "Answer:"}]
@@ -308,41 +309,18 @@ Engine(suite, Store("k.db"), RunOptions(processes=2)).execute()
 
 def test_a_forked_range_ends_with_its_parent(tmp_path):
     import os
-    import signal
-    import time
 
     temp = tmp_path / "temp"  # where the killed run's range folder stays: not the machine's /tmp
     temp.mkdir()
     env = {**os.environ, "TMPDIR": str(temp)}
-    parent = subprocess.Popen([sys.executable, "-c", _SLOW_RANGE], cwd=tmp_path, env=env)
-    children: list[int] = []
-    deadline = time.monotonic() + 60
-    while not children and time.monotonic() < deadline:
-        time.sleep(0.05)
-        try:
-            children = [int(p) for p in Path(f"/proc/{parent.pid}/task/{parent.pid}/children").read_text().split()]
-        except OSError:
-            break
-    assert children, "the run did not fork"
-    os.kill(parent.pid, signal.SIGKILL)
-    parent.wait()
-    deadline = time.monotonic() + 10
-    while _running(children[0]) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert not _running(children[0])
+    parent, child = kill_once_forked(_SLOW_RANGE, cwd=tmp_path, env=env)
+    assert ends_within(child)
     # Its range folder is left behind (SIGKILL cannot be caught): the next split run removes it.
     (orphan,) = temp.glob("agentunit-shards-*")
-    assert orphan.name.startswith(f"agentunit-shards-{parent.pid}-")
+    assert orphan.name.startswith(f"agentunit-shards-{parent}-")
     code = _SLOW_RANGE.replace("time.sleep(60)", "pass")
     assert subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, timeout=120).returncode == 0
     assert not orphan.exists() and not list(temp.glob("agentunit-shards-*"))
-
-
-def _running(pid: int) -> bool:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"  # a zombie has ended
-    except OSError:
-        return False
 
 
 def test_the_python_api_forks_only_when_asked(tmp_path, monkeypatch, one_thread):

@@ -13,6 +13,7 @@ from agentunit.errors import SuiteError
 from agentunit.suite import model as suite_model
 from agentunit.suite import split
 from agentunit.suite.loader import load_suite
+from tests.process_helpers import ends_within, kill_once_forked
 
 _CHECKS = [{"metric": "contains", "value": "item"}, {"metric": "regex", "value": r"[02468]$"},
            {"metric": "starts-with", "value": "Answer:"}]
@@ -407,43 +408,12 @@ program()
 """
 
 
-def _children(pid: int) -> list[int]:
-    try:
-        return [int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
-    except OSError:
-        return []
-
-
-def _running(pid: int) -> bool:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"  # a zombie has ended
-    except OSError:
-        return False
-
-
-def _killed_with_its_parent(code: str, suite: Path, ready_after: float) -> bool:
-    """Run ``code`` on ``suite``, kill it ``ready_after`` seconds after it forked, and tell whether its forked
-    process ended within ten seconds."""
-    import signal
-    import subprocess
-    import sys
-    import time
-
-    parent = subprocess.Popen([sys.executable, "-c", code, str(suite)], cwd=suite.parent,
-                              env={**os.environ, "TMPDIR": str(suite.parent)})
-    children: list[int] = []
-    deadline = time.monotonic() + 60
-    while not children and parent.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.02)
-        children = _children(parent.pid)
-    assert children, "it did not fork"
-    time.sleep(ready_after)
-    os.kill(parent.pid, signal.SIGKILL)
-    parent.wait()
-    deadline = time.monotonic() + 10
-    while _running(children[0]) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    return not _running(children[0])
+def _killed_with_its_parent(code: str, suite: Path, after: float) -> bool:
+    """Run ``code`` on ``suite``, kill it ``after`` seconds after it forked, and tell whether the process it
+    forked first ended within ten seconds."""
+    _, child = kill_once_forked(code, str(suite), cwd=suite.parent, env={**os.environ, "TMPDIR": str(suite.parent)},
+                                after=after)
+    return ends_within(child)
 
 
 @pytest.mark.parametrize("resident", [False, True])
