@@ -84,7 +84,10 @@ def test_a_scratch_folder_where_none_can_be_made_is_tempfiles(no_tempdir, tmp_pa
     assert scratch_folder("p-") == "made by tempfile with p-"
 
 
-def test_removing_a_folder_removes_what_it_holds_and_follows_no_link(tmp_path):
+def test_removing_a_folder_removes_what_it_holds_and_follows_no_link(tmp_path, monkeypatch):
+    import shutil
+
+    monkeypatch.setattr(shutil, "rmtree", lambda *a, **k: pytest.fail("left to shutil"))
     outside = tmp_path / "outside"
     outside.mkdir()
     (outside / "keep.txt").write_text("kept")
@@ -96,6 +99,17 @@ def test_removing_a_folder_removes_what_it_holds_and_follows_no_link(tmp_path):
     (folder / "link").symlink_to(outside, target_is_directory=True)
     remove_folder(folder)
     assert not folder.exists() and (outside / "keep.txt").read_text() == "kept"
+
+
+def test_a_link_given_as_the_folder_is_not_followed(tmp_path):
+    target = tmp_path / "target"
+    (target / "sub").mkdir(parents=True)
+    (target / "sub" / "keep.txt").write_text("kept")
+    (target / "top.txt").write_text("kept")
+    link = tmp_path / "agentunit-shards-1-link"
+    link.symlink_to(target, target_is_directory=True)
+    remove_folder(link)  # shutil.rmtree refuses a link too: nothing is removed
+    assert (target / "sub" / "keep.txt").read_text() == "kept" and (target / "top.txt").read_text() == "kept"
 
 
 def test_a_folder_that_cannot_be_emptied_is_left_to_shutil(tmp_path, monkeypatch):

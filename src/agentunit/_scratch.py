@@ -22,7 +22,7 @@ def temporary_folder() -> str:
     choice on systems other than POSIX)."""
     loaded = sys.modules.get("tempfile")
     if loaded is not None and loaded.tempdir is not None:
-        return loaded.tempdir
+        return os.path.abspath(loaded.tempdir)
     if os.name != "posix":
         import tempfile
 
@@ -66,32 +66,42 @@ def scratch_folder(prefix: str) -> str:
     return tempfile.mkdtemp(prefix=prefix)
 
 
+_BLOCK = 1 << 16  # shutil.copyfileobj's block on Linux: the memory a copy holds at once
+
+
 def remove_folder(path: str | os.PathLike[str]) -> None:
     """Remove the folder ``path`` and what it holds, ignoring errors (``shutil.rmtree(path, ignore_errors=True)``).
-    Links are removed, never followed; a folder that cannot be emptied this way is left to ``shutil``."""
+
+    As ``shutil.rmtree`` does, it walks by file descriptor and follows no link, ``path`` included: a link is
+    removed, never what it points to, and a folder swapped for a link while it is walked is left alone.
+    What cannot be removed this way is left to ``shutil``.
+    """
     try:
-        _remove(os.fspath(path))
+        _empty(os.fspath(path), None)
+        os.rmdir(path)
     except OSError:
         import shutil
 
         shutil.rmtree(path, ignore_errors=True)
 
 
-def _remove(path: str) -> None:
-    with os.scandir(path) as entries:
-        inside = [(entry.path, entry.is_dir(follow_symlinks=False)) for entry in entries]
-    for entry, is_folder in inside:
-        if is_folder:
-            _remove(entry)
-        else:
-            os.unlink(entry)
-    os.rmdir(path)
+def _empty(name: str, parent: int | None) -> None:
+    """Remove what the folder ``name`` (in the folder open as ``parent``; None: the working one) holds."""
+    folder = os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=parent)
+    try:
+        with os.scandir(folder) as entries:
+            inside = [(entry.name, entry.is_dir(follow_symlinks=False)) for entry in entries]
+        for entry, is_folder in inside:
+            if is_folder:
+                _empty(entry, folder)
+                os.rmdir(entry, dir_fd=folder)
+            else:
+                os.unlink(entry, dir_fd=folder)
+    finally:
+        os.close(folder)
 
 
 def copy_file(source: IO[bytes], target: IO[bytes]) -> None:
     """Copy what is left of ``source`` to ``target`` in blocks (``shutil.copyfileobj``)."""
     while block := source.read(_BLOCK):
         target.write(block)
-
-
-_BLOCK = 1 << 16  # shutil.copyfileobj's block on Linux: the memory a copy holds at once

@@ -497,5 +497,25 @@ def test_only_the_range_folders_of_ended_processes_are_removed(tmp_path, monkeyp
         return real_kill(pid, signal)
 
     monkeypatch.setattr(shards.os, "kill", kill)
+    # A link named as an ended run's folder (anyone may make one in a shared /tmp): neither it nor its target goes.
+    target = tmp_path / "someone's files"
+    (target / "inside").mkdir(parents=True)
+    (target / "inside" / "kept.txt").write_text("kept")
+    (tmp_path / f"agentunit-shards-{dead}-link").symlink_to(target, target_is_directory=True)
     shards._remove_orphans()
-    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(set(folders) - {f"agentunit-shards-{dead}-abc"})
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        set(folders) - {f"agentunit-shards-{dead}-abc"} | {"someone's files", f"agentunit-shards-{dead}-link"})
+    assert (target / "inside" / "kept.txt").read_text() == "kept"
+
+
+def test_an_ended_runs_folder_of_another_user_is_left_alone(tmp_path, monkeypatch):
+    import os
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    ended = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    (tmp_path / f"agentunit-shards-{ended.stdout.strip()}-abc" / "5").mkdir(parents=True)
+    other_user = os.getuid() + 1
+    monkeypatch.setattr(shards.os, "getuid", lambda: other_user)  # as seen by another user
+    shards._remove_orphans()
+    assert [p.name for p in tmp_path.iterdir()] == [f"agentunit-shards-{ended.stdout.strip()}-abc"]

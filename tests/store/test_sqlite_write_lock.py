@@ -104,3 +104,72 @@ def test_two_connections_writing_in_turn_lose_no_row(tmp_path):
     for store in stores:
         store.close()
     assert _stored(path) == 1000
+
+
+def test_a_long_wait_polls_ever_less_often(store, other_writer, monkeypatch):
+    pauses, clock = [], iter(range(0, 10_000, 5))  # 5 ms a poll
+
+    def sleep(seconds):
+        pauses.append(seconds)
+        if len(pauses) == 12:
+            other_writer.execute("COMMIT")
+
+    monkeypatch.setattr(store_module.time, "monotonic", lambda: next(clock) / 1000)
+    monkeypatch.setattr(store_module.time, "sleep", sleep)
+    _add(store, 0)
+    store.flush()
+    fast, longest = store_module._LOCK_POLL_S, store_module._LOCK_POLL_MAX_S
+    # 0.2 ms for the first 10 ms of waiting, then doubling, never past the longest pause
+    assert pauses[:3] == [fast] * 3 and pauses[3:7] == [fast * 2, fast * 4, fast * 8, fast * 16]
+    assert pauses[-1] == longest and max(pauses) == longest
+
+
+class _InterruptedOnceLocked:
+    """The store's connection, interrupted (Ctrl-C) just after it took the write lock."""
+
+    def __init__(self, conn):
+        self._conn = conn
+
+    def __getattr__(self, name):
+        return getattr(self._conn, name)
+
+    def execute(self, sql, *args):
+        result = self._conn.execute(sql, *args)
+        if sql.startswith("PRAGMA busy_timeout=") and self._conn.in_transaction:
+            raise KeyboardInterrupt
+        return result
+
+
+def test_an_interrupt_just_after_the_lock_was_taken_leaves_no_transaction_open(store, tmp_path):
+    real = store.conn
+    store.conn = _InterruptedOnceLocked(real)
+    _add(store, 0)
+    with pytest.raises(KeyboardInterrupt):
+        store.flush()
+    store.conn = real
+    assert not real.in_transaction and len(store._cases) == 1
+    store.flush()
+    assert _stored(tmp_path / "r.db") == 1
+
+
+def test_the_flush_interval_counts_from_the_last_commit_not_from_a_put_off_one(tmp_path, monkeypatch):
+    clock = [100.0]
+    monkeypatch.setattr(store_module.time, "monotonic", lambda: clock[0])
+    store = Store(tmp_path / "r.db", batch_size=1000, flush_interval=10)
+    store.start_run("run1", suite="s", suite_path=None, suite_hash=None, started_at="t", options={}, target=None)
+    stored = []
+    for at, seq in ((105, 0), (111, 1), (115, 2), (122, 3)):
+        clock[0] = at
+        _add(store, seq)
+        stored.append(_stored(tmp_path / "r.db"))
+    assert stored == [0, 2, 2, 4]  # committed at 111, then not before 121
+    other = sqlite3.connect(tmp_path / "r.db", isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    clock[0] = 133
+    _add(store, 4)  # its interval is over, but another process writes: put off
+    other.execute("COMMIT")
+    other.close()
+    clock[0] = 134
+    _add(store, 5)  # tried again with the next case, not an interval later
+    assert _stored(tmp_path / "r.db") == 6
+    store.close()

@@ -264,7 +264,7 @@ def test_while_the_helpers_finish_this_process_loads_what_each_forked_process_ne
     _validated(_suite(tmp_path, _cases()), 1)
     assert forking._prctl is None  # one process: nothing to end with it
     # Whether the helpers have all written their results when this process has read its own range.
-    monkeypatch.setattr(split.select, "select", lambda read, write, error, timeout: (read if finished else [], [], []))
+    monkeypatch.setattr(split, "_all_ready", lambda helpers: finished)
     _validated(_suite(tmp_path, _cases()), 2)
     loaded = forking._prctl
     if finished:  # nothing to wait for: loaded by a process that needs it, if any does (~1.5 ms)
@@ -468,3 +468,29 @@ def test_the_callers_work_failing_stops_the_helpers(tmp_path, monkeypatch):
     with pytest.raises(OSError, match="no database"):
         _validated(_suite(tmp_path, _cases()), 2, resident=True, meanwhile=fails)
     assert forked and all(_gone(pid) for pid in forked)  # none left waiting for an order
+
+
+def test_helpers_are_ready_once_each_wrote_its_result_or_ended_whatever_their_descriptors(tmp_path):
+    import resource
+
+    reading, writing = [], []
+    for _ in range(3):
+        ready, readied = os.pipe()
+        reading.append(ready)
+        writing.append(readied)
+    limit = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    high = 1_100 if limit > 1_200 else None  # past select's 1,023
+    if high is not None:
+        low, reading[2] = reading[2], os.dup2(reading[2], high)
+        os.close(low)
+    helpers = [split.Helper(0, 0, None, None, None, None, ready=fd) for fd in reading]
+    try:
+        assert not split._all_ready(helpers)
+        os.write(writing[0], b"r")
+        os.close(writing[1])  # ended without its result
+        assert not split._all_ready(helpers)
+        os.write(writing[2], b"r")
+        assert split._all_ready(helpers)
+    finally:
+        for fd in {*reading, *writing} - {writing[1]}:
+            os.close(fd)

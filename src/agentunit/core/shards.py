@@ -295,10 +295,12 @@ def _residents(engine: Engine, bounds: list[int], counts: Any) -> dict[int, Any]
 
 def _remove_orphans() -> None:
     """Remove the range folders of runs whose process ended without removing its own (killed: SIGKILL cannot be
-    caught); a folder whose process is alive, or that is not named after one, is left as it is."""
-    base = temporary_folder()
+    caught); a folder whose process is alive, that is not named after one or is not this user's is left as it is,
+    and a link of that name (anyone may make one in a shared /tmp) is never followed (``remove_folder``)."""
+    base, user = temporary_folder(), os.getuid()
     try:
-        names = [e.name for e in os.scandir(base) if e.name.startswith(_FOLDER_PREFIX)]
+        names = [e.name for e in os.scandir(base)
+                 if e.name.startswith(_FOLDER_PREFIX) and e.stat(follow_symlinks=False).st_uid == user]
     except OSError:
         return
     for name in names:

@@ -20,14 +20,13 @@ _TERMINAL_UNSAFE = "[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u20
 # [#x10000-#x10FFFF]), written as the characters it leaves out: the negated class takes 40 ms to compile.
 _XML_INVALID = "[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]"
 
+_SHORT = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
+
 
 @cache
 def _pattern(characters: str) -> re.Pattern[str]:
     """The compiled class (compiled when first needed: ~0.4 ms each, at start-up otherwise)."""
     return re.compile(characters)
-
-
-_SHORT = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
 
 
 def _escape(match: re.Match[str]) -> str:
@@ -38,7 +37,8 @@ def _escape(match: re.Match[str]) -> str:
 
 def visible(text: Any) -> str:
     """``text`` (None → "") as one terminal-safe line: each control, separator, bidi control or lone
-    surrogate replaced by its escape (``\\x1b``, ``\\n``, ``\\u202e``); one regex pass."""
+    surrogate replaced by its escape (``\\x1b``, ``\\n``, ``\\u202e``); printable text as it is, else one
+    regex pass."""
     if text is None:
         return ""
     text = str(text)

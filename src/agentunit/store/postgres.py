@@ -195,7 +195,9 @@ class PostgresStore(Store):
         return connect(self._url)
 
     def _begin(self, *, wait: bool = True) -> bool:
-        self.conn.execute("BEGIN")  # PostgreSQL takes row locks as it writes, waiting its own way
+        # ``wait`` is SQLite's (one write lock for the file): PostgreSQL locks rows as it writes them and
+        # waits its own way, so a batch is always written.
+        self.conn.execute("BEGIN")
         return True
 
     def _copy_write(self, statements: list[tuple[str, list[tuple[Any, ...]]]]) -> bool:

@@ -171,7 +171,7 @@ def take_in(helpers: list[Helper], ids: _CaseIds
     the resident helpers that keep theirs); None when any range cannot be used (the helpers are then
     stopped, and this process validates those records itself)."""
     results = []
-    if len(select.select([helper.ready for helper in helpers], [], [], 0)[0]) < len(helpers):
+    if not _all_ready(helpers):
         load_prctl()  # a forked range will need it: loaded while this process would wait anyway (~1.5 ms)
     for helper in helpers:
         if os.read(helper.ready, 1) != b"r":  # it ended without writing its result: it failed
@@ -208,6 +208,15 @@ def take_in(helpers: list[Helper], ids: _CaseIds
         residents.append(resident)
         helper.taken = True
     return merged, count, awaits, splittable, spools, residents
+
+
+def _all_ready(helpers: list[Helper]) -> bool:
+    """Whether every helper has written its result or ended: its ready pipe reads without waiting (``poll``:
+    ``select`` refuses descriptors past 1,023, which a caller holding many files may be given)."""
+    poller = select.poll()
+    for helper in helpers:
+        poller.register(helper.ready, select.POLLIN)
+    return len(poller.poll(0)) == len(helpers)
 
 
 def stop_helpers(helpers: list[Helper]) -> None:
