@@ -292,8 +292,8 @@ def _error_shaped(output: Any) -> bool:
         if output.lstrip()[:1] == "{" and len(output) <= _OUTPUT_JSON_LIMIT:
             try:
                 output = json.loads(output)
-            except (ValueError, RecursionError):
-                return _error_text().match(output[:_ERROR_TEXT_HEAD]) is not None
+            except (ValueError, RecursionError):  # no error report opens with "{" (see _ERROR_TEXT)
+                return False
         else:
             return _error_text().match(output[:_ERROR_TEXT_HEAD]) is not None
     if not isinstance(output, dict):
