@@ -112,6 +112,27 @@ def test_a_closed_pipe_ends_with_status_1_and_nothing_more_written(tmp_path, mon
     assert type(sys.stdout).__name__ == type(sys.stderr).__name__ == "_PacifyFlushWrapper"
 
 
+def test_a_closed_pipe_is_pacified_with_clicks_older_wrapper_too(monkeypatch):
+    import click.utils
+
+    class OlderWrapper:  # click 8.1-8.4: PacifyFlushWrapper, and no _PacifyFlushWrapper
+        def __init__(self, wrapped):
+            self.wrapped = wrapped
+
+    def broken(*args, **kwargs):
+        raise OSError(errno.EPIPE, "Broken pipe")
+
+    names = vars(click.utils)  # not through getattr: click 8.5 warns that the old name is deprecated
+    monkeypatch.setitem(names, "PacifyFlushWrapper", OlderWrapper)
+    monkeypatch.delitem(names, "_PacifyFlushWrapper")
+    monkeypatch.setattr(run_command, "run_suite", broken)
+    monkeypatch.setattr(sys, "stdout", sys.stdout)
+    monkeypatch.setattr(sys, "stderr", sys.stderr)
+    with pytest.raises(SystemExit) as ended:
+        entry._run_without_click(parse_run_arguments(["run", "s.json"]))
+    assert ended.value.code == 1 and type(sys.stdout) is type(sys.stderr) is OlderWrapper
+
+
 def test_another_os_error_is_not_taken_for_a_closed_pipe(monkeypatch):
     def failing(*args, **kwargs):
         raise OSError(errno.ENOSPC, "No space left on device")
@@ -133,3 +154,12 @@ def test_what_the_command_registered_to_undo_is_undone_as_it_ends(monkeypatch):
     with pytest.raises(SystemExit):
         entry._run_without_click(parse_run_arguments(["run", "s.json"]))
     assert undone == ["second", "first"]  # as click's context: last registered first
+
+
+def test_an_interpreter_without_cpythons_exit_functions_ends_as_usual(monkeypatch):
+    import atexit
+    import os
+
+    monkeypatch.delattr(atexit, "_run_exitfuncs")
+    monkeypatch.setattr(os, "_exit", lambda code: pytest.fail("ended at once"))
+    assert run_command._end_promptly(0) is None  # returned: the usual exit follows

@@ -20,10 +20,12 @@ from agentunit.cli.usage import (
     COUNT_MAX,
     DATABASE_VARIABLE,
     DEFAULT_DATABASE,
+    EXECUTORS,
     EXIT_FAILED,
     EXIT_OK,
     database_location,
     fail_usage,
+    open_store,
     seconds,
     shown,
     suite_problems,
@@ -88,7 +90,7 @@ _DATABASE = _Database()
 @click.option("--dry-run", is_flag=True, help="Count the target and judge calls (and tokens) a run would make.")
 @click.option("--calibration", type=click.Path(dir_okay=False, path_type=Path),
               help="Fitted thresholds from `agentunit calibrate --write` (instead of the suite's `calibration:`).")
-@click.option("--executor", type=click.Choice(["local", "ray"]), default="local", show_default=True,
+@click.option("--executor", type=click.Choice(list(EXECUTORS)), default=EXECUTORS[0], show_default=True,
               help="Where cases run: this process, or a Ray cluster (pip install 'agentunit[ray]').")
 @click.option("--ray-address", metavar="ADDR",
               help="Ray cluster: auto, ray://HOST:PORT or HOST:PORT (default: RAY_ADDRESS, else a local Ray).")
@@ -127,7 +129,6 @@ def calibrate(suite: Path, labels: Path | None, db: Path | str, jobs: int | None
     from agentunit.calibration import read_labels, select_labelled
     from agentunit.calibration.report import render_text, report_dict
     from agentunit.core.engine import RunOptions
-    from agentunit.store.sqlite import Store
     from agentunit.suite.loader import load_suite
 
     existing = _existing_calibration(write_path)
@@ -142,12 +143,7 @@ def calibrate(suite: Path, labels: Path | None, db: Path | str, jobs: int | None
 
         check_environment(loaded)
         target = loaded.build_target()
-    try:
-        store = Store(db)
-    except AgentUnitError as exc:  # PostgreSQL unreachable, a newer schema: the message names the database
-        raise fail_usage(str(exc)) from None
-    except Exception as exc:  # sqlite3 and file-system errors: a bad --db is a usage problem
-        raise fail_usage(f"cannot open the results database {shown(db)}: {type(exc).__name__}: {exc}") from None
+    store = open_store(db)
     options = RunOptions(concurrency=jobs or loaded.options.get("concurrency", 8), timeout=timeout,
                          cache=loaded.options.get("cache", True))
     show = not as_json and sys.stderr.isatty()

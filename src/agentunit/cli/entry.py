@@ -65,8 +65,10 @@ def _run_without_click(arguments: dict[str, Any]) -> None:
     except OSError as exc:
         if exc.errno != errno.EPIPE:
             raise
-        from click.utils import _PacifyFlushWrapper
+        import click.utils
 
-        sys.stdout = _PacifyFlushWrapper(sys.stdout)
-        sys.stderr = _PacifyFlushWrapper(sys.stderr)
+        # click 8.5 named it _PacifyFlushWrapper (the old name is deprecated there); 8.1-8.4 have only the old one
+        wrapper = getattr(click.utils, "_PacifyFlushWrapper", None) or click.utils.PacifyFlushWrapper
+        sys.stdout = wrapper(sys.stdout)
+        sys.stderr = wrapper(sys.stderr)
         sys.exit(1)

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from agentunit.cli.usage import COUNT_MAX, DATABASE_VARIABLE, DEFAULT_DATABASE, database_location, seconds
+from agentunit.cli.usage import COUNT_MAX, DATABASE_VARIABLE, DEFAULT_DATABASE, EXECUTORS, database_location, seconds
 
 
 class _ForClick(Exception):
@@ -72,7 +72,7 @@ def _parameters(args: Sequence[str]) -> dict[str, Any]:
         from_environment = os.environ.get(DATABASE_VARIABLE)
         parameters["db"] = _database(from_environment) if from_environment else DEFAULT_DATABASE
     if parameters["executor"] is None:
-        parameters["executor"] = "local"
+        parameters["executor"] = EXECUTORS[0]
     return parameters
 
 
@@ -121,7 +121,7 @@ def _database(text: str) -> Path | str:
 
 
 def _executor(text: str) -> str:
-    if text not in ("local", "ray"):
+    if text not in EXECUTORS:
         raise _ForClick
     return text
 

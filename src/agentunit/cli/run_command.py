@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from agentunit.cli.usage import EXIT_OK, EXIT_USAGE, fail_usage, shown, suite_problems
+from agentunit.cli.usage import EXIT_OK, EXIT_USAGE, fail_usage, open_store, shown, suite_problems
 from agentunit.errors import AgentUnitError
 
 
@@ -54,12 +54,12 @@ def run_suite(context: Any, suite: Path | None, jobs: int | None, repeat: int | 
     case_executor = _ray_executor(ray_address, ray_workers) if executor == "ray" else None
     store: Any = None  # a dry run only reads the database's caches
 
-    def open_store() -> None:
+    def open_database() -> None:
         nonlocal store
-        store = _open_store(db)
+        store = open_store(db)
 
     if resume:
-        open_store()
+        open_database()
         previous = store.get_run(resume)
         if previous is None:
             raise fail_usage(f"no run {resume!r} in {shown(db)}")
@@ -74,7 +74,7 @@ def run_suite(context: Any, suite: Path | None, jobs: int | None, repeat: int | 
         # The run follows at once. The database is opened while validation helpers read their ranges, before
         # this process reads its own (it would otherwise wait for them about as long).
         total = loaded.validate(require_target=True, processes=processes, resident=True,
-                                meanwhile=None if dry_run or store is not None else open_store)
+                                meanwhile=None if dry_run or store is not None else open_database)
         for warning in loaded.problems.warning_texts():
             sys.stderr.write(warning + "\n")
         repeat = repeat or loaded.options.get("repeat", 1)
@@ -121,17 +121,6 @@ def run_suite(context: Any, suite: Path | None, jobs: int | None, repeat: int | 
         _end_promptly(code)  # here, before the run's objects are let go one by one
     raise SystemExit(code)
 
-
-def _open_store(db: Path | str) -> Any:
-    """The results database at ``db``, or the usage error (exit 2) naming it."""
-    from agentunit.store.sqlite import Store
-
-    try:
-        return Store(db)
-    except AgentUnitError as exc:  # PostgreSQL unreachable, a newer schema: the message names the database
-        raise fail_usage(str(exc)) from None
-    except Exception as exc:  # sqlite3 and file-system errors: a bad --db is a usage problem
-        raise fail_usage(f"cannot open the results database {shown(db)}: {type(exc).__name__}: {exc}") from None
 
 
 def execute(engine: Any, total: int, show_progress: bool) -> Any:
@@ -241,9 +230,10 @@ def _end_promptly(code: int) -> None:
     import os
     import threading
 
-    if threading.active_count() != 1 or sys.getprofile() or sys.gettrace():
+    run_exit_functions = getattr(atexit, "_run_exitfuncs", None)  # CPython's: another interpreter ends as usual
+    if threading.active_count() != 1 or run_exit_functions is None or sys.getprofile() or sys.gettrace():
         return
-    atexit._run_exitfuncs()  # CPython's own ending calls it; each runs once: a usual exit after it finds none
+    run_exit_functions()  # CPython's own ending calls it; each runs once: a usual exit after it finds none
     try:
         sys.stdout.flush()
         sys.stderr.flush()

@@ -11,6 +11,7 @@ import math
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from agentunit.errors import AgentUnitError, SuiteError
 
@@ -18,6 +19,19 @@ EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 COUNT_MAX = 2**63 - 1  # counts (-j, --repeat, --processes) are stored as SQLite integers
 DEFAULT_DATABASE = Path(".agentunit/agentunit.db")
 DATABASE_VARIABLE = "AGENTUNIT_DB"
+EXECUTORS = ("local", "ray")  # where `run` runs its cases; the first is the default
+
+
+def open_store(db: Path | str) -> Any:
+    """The results database at ``db`` (``agentunit.store.sqlite.Store``), or the usage error (exit 2) naming it."""
+    from agentunit.store.sqlite import Store
+
+    try:
+        return Store(db)
+    except AgentUnitError as exc:  # PostgreSQL unreachable, a newer schema: the message names the database
+        raise fail_usage(str(exc)) from None
+    except Exception as exc:  # sqlite3 and file-system errors: a bad --db is a usage problem
+        raise fail_usage(f"cannot open the results database {shown(db)}: {type(exc).__name__}: {exc}") from None
 
 
 def fail_usage(message: str) -> SystemExit:

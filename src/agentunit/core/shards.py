@@ -53,7 +53,7 @@ SPLIT_BATCH_MIN = 100
 # instead of one long one at the end, after every range (5,000 cases in 2 processes: 0.64 → 0.63 s).
 SPLIT_CHECKPOINT_PAGES = 250
 _STATE = "state.pickle"
-_FOLDER_PREFIX = "agentunit-shards-"  # then the id of the process whose run it is, a dash, tempfile's letters
+_FOLDER_PREFIX = "agentunit-shards-"  # then the id of the process whose run it is, a dash, random letters
 
 
 def shard_bounds(engine: Engine) -> list[int] | None:
@@ -290,7 +290,6 @@ def _residents(engine: Engine, bounds: list[int], counts: Any) -> dict[int, Any]
     for resident in residents.values():
         resident.dismiss()
     return {}
-
 
 
 def _remove_orphans() -> None:
