@@ -16,7 +16,8 @@ import time
 from collections import OrderedDict
 from typing import Any
 
-from agentunit.media.model import MediaError, MediaLimits, cache_dir
+from agentunit.media.limits import MediaLimits
+from agentunit.media.model import MediaError, cache_dir
 
 MEMORY_BYTES = 256 * 1024 * 1024
 FAILURE_TTL_S = 300.0

@@ -17,7 +17,7 @@ from agentunit.media.limits import (
     use_limits,
 )
 
-# The limits live in agentunit.media.limits; their names are kept here too.
+# The limits live in agentunit.media.limits; their names are kept here too, for code that imported them from here.
 __all__ = ["DEFAULT_MAX_BYTES", "DEFAULT_TIMEOUT_S", "KINDS", "Media", "MediaError", "MediaLimits", "MediaRef",
            "cache_dir", "current_limits", "reset_limits", "use_limits"]
 

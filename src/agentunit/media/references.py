@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, unquote_to_bytes, urlparse
 
-from agentunit.media.model import Media, MediaError, MediaLimits, current_limits
+from agentunit.media.limits import MediaLimits, current_limits
+from agentunit.media.model import Media, MediaError
 from agentunit.media.sniff import HEAD_BYTES, Sniffed, describe_start, sniff
 
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")

@@ -29,7 +29,8 @@ from typing import Any
 
 from agentunit.media.access import media_identity, media_label
 from agentunit.media.fields import case_refs
-from agentunit.media.model import Media, MediaRef, current_limits
+from agentunit.media.limits import current_limits
+from agentunit.media.model import Media, MediaRef
 from agentunit.media.references import load_media, local_file
 
 FORMS = ("data_uri", "base64", "path", "mime")
