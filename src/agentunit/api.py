@@ -101,6 +101,7 @@ def evaluate(
     allow_unmeasured: bool = False,
     calibration: str | Path | None = None,
     processes: int | None = 1,
+    allow_paths: Iterable[str | Path] | None = None,
 ) -> RunResult:
     """Run a suite (a file path, a suite dict or a Suite) or a list of cases, and return the results.
 
@@ -122,8 +123,13 @@ def evaluate(
             recorded outputs, deterministic checks) into a SQLite file, across this many processes forked from
             this one (None: as ``agentunit run`` decides; 1, the default: this process only, never forked
             from a caller's).
+        allow_paths: folders besides the suite's (the working directory for bare cases) where media paths in
+            cases files and target replies may lead; also the suite option ``allow_paths`` (docs/security.md).
     """
     built = _build_suite(suite, cases, metrics, name)
+    if allow_paths is not None:
+        built.options = {**built.options, "allow_paths": [*built.options.get("allow_paths", []),
+                                                          *(str(p) for p in allow_paths)]}
     service = None
     if isinstance(judge, dict):
         built.judge = judge

@@ -92,3 +92,58 @@ def test_check_template_compiles_without_rendering():
     check_template("plain text")
     with pytest.raises(TemplateError, match="syntax"):
         check_template("{% if %}")
+
+
+def test_formatting_up_to_the_limit_is_allowed_and_one_more_is_refused():
+    assert len(render("{{ '%-1000000s' % 'a' }}", {})) == 1_000_000  # the conversion's own text is not output
+    assert len(render("{{ 'ab{:>999998}'.format('a') }}", {})) == 1_000_000
+    for template in ("{{ '%-1000001s' % 'a' }}", "{{ 'a%%b%-999998s' % 'a' }}", "{{ '%*d' % (1000001, 1) }}",
+                     "{{ '%(a)1000001s' % {'a': 1} }}", "{{ '%1000001d' | format(1) }}",
+                     "{{ '{:>1000001}'.format('a') }}", "{{ '{:{}}'.format('a', 1000001) }}"):
+        with pytest.raises(TemplateError, match="would make about 1,000,001 characters"):
+            render(template, {})
+    # A precision cuts a long value: the field is what is kept.
+    assert render("{{ '%.3s|%s' % (big, 1) }}{{ '{:.2}'.format(big) }}", {"big": "x" * 2_000_000}) == "xxx|1xx"
+
+
+TEXT = "A long-ish line of words, some hyphen-ated, to wrap.\n\nAnd   a second\tparagraph: averyveryverylongword.\n"
+
+
+@pytest.mark.parametrize("template", [
+    "{{ x | wordwrap(12) }}", "{{ x | wordwrap(5, false) }}", "{{ x | wordwrap(7, true, '|', false) }}",
+    "{{ x | indent(3, true) }}", "{{ x | indent('> ', blank=true) }}", "{{ x | replace('a', 'AA', 2) }}",
+    "{{ x | replace('', '.') | truncate(30) }}", "{{ x.split() | join(', ') }}",
+    "{{ [{'n': 'a'}, {'n': 2}] | join('-', attribute='n') }}", "{{ x.split() | map('upper') | join }}",
+    "{{ [[1], [2, 3]] | sum(start=[]) }}{{ [(1,), (2,)] | sum(start=()) }}{{ [1.5, 2] | sum(start=1) }}",
+    "{{ [{'v': 2}, {'v': 3}] | sum(attribute='v') }}", "{{ {'a': [1, x]} | tojson(2) }}", "{{ [x] | dump }}",
+    "{{ x ~ 1 ~ [2] }}{% autoescape true %}{{ x ~ '<b>' }}{{ '<i>' | safe ~ x }}{% endautoescape %}",
+    "{{ '%s|%-6d|%(x)s' % (x[:4], 7, {'x': 1}) if false else '%s|%-6d|%.2f' % (x[:4], 7, 2.345) }}",
+    "{{ '%(a)s %(b)5s' % {'a': 1, 'b': 'z'} }}{{ '%d%%' | format(5) }}{{ '%(a)s' | format(a=2) }}",
+    "{{ '{0}|{1:>{2}}|{k!r}'.format(x[:3], 'y', 4, k='z') }}{{ '{a}'.format_map({'a': 1}) }}",
+    "{{ x[2:9] }}{{ x[::-7] }}{{ x.expandtabs(3) }}{{ x.strip('A.\\n') }}{{ x.rfind('a') }}",
+    "{% set y %}{{ x | upper }}{% endset %}{{ y }}{% macro m(a) %}[{{ a }}|{{ caller() }}]{% endmacro %}"
+    "{% call m(1) %}{{ x | length }}{% endcall %}",
+    "{% for c in x.split() recursive %}{{ loop.index }}{% endfor %}{{ x | pprint }}{{ x.split() | string }}",
+])
+def test_the_budgeted_filters_and_formatting_give_jinja2s_own_results(template):
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+    stock = ImmutableSandboxedEnvironment(keep_trailing_newline=True)
+    stock.filters["dump"] = lambda value, *_: __import__("json").dumps(value, ensure_ascii=False)
+    assert render(template, {"x": TEXT}) == stock.from_string(template).render(x=TEXT)
+
+
+def test_the_time_and_built_text_budgets_are_the_module_constants(monkeypatch):
+    import agentunit.core.templating as templating
+
+    monkeypatch.setattr(templating, "MAX_BUILT_CHARS", 10)
+    variables = {"q": "abcde"}
+    assert render("{{ q | upper }}{{ q | lower }}{{ q | default('') }}", variables) == "ABCDEabcdeabcde"  # 10 built
+    with pytest.raises(TemplateError, match="above the template limit of 10 characters in all"):
+        render("{{ q | upper }}{{ q | lower }}{{ q | title }}", variables)
+    monkeypatch.setattr(templating, "MAX_RENDER_SECONDS", 0)
+    with pytest.raises(TemplateError, match=re.escape(
+            "template took longer than the template budget of 0 s of CPU time "
+            "(agentunit.core.templating.MAX_RENDER_SECONDS) in '{% for i in range(3) %}")):
+        render("{% for i in range(3) %}{{ i }}{% endfor %}", {})
+    assert render("{{ q }}", variables) == "abcde"  # plain placeholders do no work to bound

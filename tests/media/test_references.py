@@ -194,9 +194,17 @@ def test_wrong_kind_names_the_detected_type(folder):
 
 
 def test_unrecognised_content(tmp_path):
-    (tmp_path / "notes.png").write_text("just some text")
+    """Inline content is quoted (the writer's own bytes); a file's never is (issue 50: a host file's first
+    bytes reached the report)."""
+    import base64
+
+    inline = {"base64": base64.b64encode(b"just some text").decode(), "mime": "image/png"}
     with pytest.raises(MediaError, match=r"not a recognised image format \(it starts with b'just some te'\)"):
+        load_media(inline, kind="image")
+    (tmp_path / "notes.png").write_text("just some text")
+    with pytest.raises(MediaError, match=r"not a recognised image format") as info:
         load_media("notes.png", base_dir=tmp_path, kind="image")
+    assert "just" not in str(info.value)
 
 
 @pytest.mark.parametrize(("ref", "message"), [

@@ -25,8 +25,8 @@ def _problems(data):
     ({"options": [1]}, ["<suite>: options: options must be an object, got a list"]),
     ({"options": None}, ["<suite>: options: options must be an object, got nothing"]),
     ({"options": {"repeat": 1, "bogusopt": 1}},
-     ["<suite>: options.bogusopt: unknown options field 'bogusopt' — allowed: allow_unmeasured, cache, concurrency, "
-      "media_max_bytes, media_timeout, repeat, timeout"]),
+     ["<suite>: options.bogusopt: unknown options field 'bogusopt' — allowed: allow_paths, allow_unmeasured, cache, "
+      "concurrency, media_max_bytes, media_timeout, repeat, timeout"]),
     ({"defaults": [1]}, ["<suite>: defaults: defaults must be an object, got a list"]),
     ({"defaults": {"id": "x", "bogusdef": 1, "expected_pass": True}},
      ["<suite>: defaults.expected_pass: expected_pass is a human verdict on one case: it cannot be a default — put "
@@ -98,7 +98,8 @@ def test_every_cases_file_that_is_missing_is_reported_with_its_name_cut_at_80_ch
                                       f"{tmp_path / 'abs-missing.yaml'}]\n")
     assert _file_problems(path) == [
         f"{path}:2: cases_file[0]: cases file 'missing.yaml' not found (looked in {tmp_path})",
-        f"{path}:2: cases_file[1]: cases file 'adir' not found (looked in {tmp_path})",
+        f"{path}:2: cases_file[1]: cases file 'adir' cannot be used: {tmp_path / 'adir'} is not a regular file "
+        "(a folder) — name a regular file",
         f"{path}:2: cases_file[2]: cases file {'l' * 80!r} not found (looked in {tmp_path})",
         f"{path}:2: cases_file[3]: cases file {str(tmp_path / 'abs-missing.yaml')!r} not found (looked in {tmp_path})",
         f"{path}:1: the suite has no cases — add `cases:` or `cases_file:`"]

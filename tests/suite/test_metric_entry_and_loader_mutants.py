@@ -68,7 +68,9 @@ def test_every_metric_entry_problem_in_a_jsonl_file_names_that_file_and_the_case
         f"{c}:6: metrics[0].metric: metric (the label, when `type:` names the metric) must be text, got 6",
         f"{c}:7: metrics[0].assert: only assert-set takes `assert:`",
         f"{c}:8: metrics[0].value: metric 'is-html' takes no value — remove the value",
-        f"{c}:9: metrics[0].config: config.timeout must be a number of seconds in (0, 3600], got -3",
+        f"{c}:9: metrics[0].config.timeout: config `timeout` of metric 'regex' is the suite author's setting, and "
+        "cases.jsonl is data — set it in the suite file (`metrics:`, `defaults:` or an inline case); a cases or "
+        "tests file may only give values and thresholds",
         f"{c}:10: metrics: metrics must be a list, got 7",
         f"{c}:11: metrics[0].assert[0].expected_pass: expected_pass is a human verdict on one case: it cannot go on "
         "a suite-wide or nested metric — put `expected_pass:` on the case, or on a metric entry of the case",

@@ -85,7 +85,8 @@ def test_output_is_media_reads_stdout_as_a_reference_relative_to_the_working_dir
     argv = [sys.executable, "-c", "print('out.png')"]
     for opt_in in (True, False):
         target = {"type": "command", "argv": argv, "cwd": str(tmp_path), "output_is_media": opt_in}
-        (case,) = evaluate(cases=[{"id": str(opt_in), "prompt": "draw"}], target=target, metrics=[probe]).cases
+        (case,) = evaluate(cases=[{"id": str(opt_in), "prompt": "draw"}], target=target, metrics=[probe],
+                           allow_paths=[tmp_path]).cases
         assert case["output"] == "out.png" and case["status"] == "passed", case["error"]
         records = (case["envelope"] or {}).get("media", [])
         if opt_in:

@@ -222,7 +222,7 @@ def test_output_is_media_takes_a_text_answer_as_a_reference(agent_server, tmp_pa
     for opt_in in (True, False):
         target = {"type": "http", "url": agent_server.url, "output_is_media": opt_in, "cache": False}
         (case,) = evaluate(cases=[{"id": "g", "prompt": f"text:{tmp_path / 'out.png'}"}], target=target,
-                           metrics=["latency"]).cases
+                           metrics=["latency"], allow_paths=[tmp_path]).cases
         assert case["output"] == str(tmp_path / "out.png")
         records = (case["envelope"] or {}).get("media", [])
         assert [(r["field"], r["size"]) for r in records] == ([("trusys.output_media", len(image))] if opt_in else [])

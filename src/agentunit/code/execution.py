@@ -22,8 +22,8 @@ from agentunit.metrics.registry import register
 
 __all__ = ["CodeCorrectnessMetric", "CodeExecutionMetric"]
 
-_LIMIT_KEYS = ("timeout", "cpu_seconds", "memory_mb", "processes", "file_size_mb", "open_files", "disk_mb",
-               "output_kb")
+_LIMIT_KEYS = ("timeout", "cpu_seconds", "memory_mb", "total_memory_mb", "processes", "file_size_mb", "open_files",
+               "disk_mb", "output_kb")
 _COMMON_KEYS = ("language", "block", "sandbox", *_LIMIT_KEYS)
 _SHOWN_TESTS = 50
 

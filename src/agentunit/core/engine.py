@@ -29,7 +29,7 @@ from agentunit.core.trace import TraceLog
 from agentunit.datasets.base import DatasetCase
 from agentunit.errors import AgentUnitError
 from agentunit.media.fields import METADATA_MEDIA_KEYS
-from agentunit.media.limits import MediaLimits, reset_limits, use_limits
+from agentunit.media.limits import MediaLimits, reset_case_deadline, reset_limits, use_case_deadline, use_limits
 from agentunit.metrics import metric_from_spec
 from agentunit.metrics.base import MetricResult, begin_run_state, end_run_state, score, score_async
 from agentunit.store.sqlite import Store
@@ -328,9 +328,16 @@ class Engine:
 
     async def _evaluate(self, case: DatasetCase, repeat: int) -> dict[str, Any]:
         """Call the target and score one case; the keyword arguments of ``store.add_case`` (and ``case_id``)."""
+        deadline = time.monotonic() + self.timeout
+        token = use_case_deadline(deadline)  # a media download (in any thread) stops when the case's time ends
+        try:
+            return await self._evaluate_until(case, repeat, deadline)
+        finally:
+            reset_case_deadline(token)
+
+    async def _evaluate_until(self, case: DatasetCase, repeat: int, deadline: float) -> dict[str, Any]:
         error = None
         trace = None
-        deadline = time.monotonic() + self.timeout
         try:
             metrics = self._metrics_of(case)
         except Exception as exc:  # metric specs on a DatasetCase given to the API: checked only here
@@ -439,7 +446,7 @@ class Engine:
         jobs = self._jobs(skip)
         spool = self._spool(resumed=bool(options.resume))
         run_state_token = begin_run_state()
-        limits_token = use_limits(MediaLimits.from_options(self.suite.options))
+        limits_token = use_limits(MediaLimits.for_suite(self.suite.options, self.suite.media_dir))
 
         status = "interrupted"
         try:

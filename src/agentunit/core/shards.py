@@ -240,7 +240,7 @@ def run_resident(suite: Any, cases: list[DatasetCase], order: dict[str, Any]) ->
         engine = Engine(suite, None, order["options"], target=suite.build_target())  # type: ignore[arg-type]
         engine._inline, engine._judged, engine.run_id = True, False, order["run_id"]
         begin_run_state()
-        use_limits(MediaLimits.from_options(suite.options))
+        use_limits(MediaLimits.for_suite(suite.options, suite.media_dir))
         first, settings = order["first"], order["spool"]
         spool = None if settings is None else ReportSpool(**settings)
         _run_here(engine, order["run_id"], engine._jobs(set(), first, cases=cases), order["stop"],

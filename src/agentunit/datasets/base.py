@@ -19,7 +19,8 @@ class DatasetCase:
     ``images`` (a list), ``audio``, ``video`` — each a media reference (path, ``file://``, ``data:`` URI,
     ``{base64, mime}``, http(s) URL); AgentUnit's ``metadata["image_path"]`` (``audio_path``,
     ``video_path``) works too. ``media_dir`` is the folder relative paths start from (the suite file's;
-    the working directory when None).
+    the working directory when None). ``from_data``: read from a cases file, so its media paths may
+    reach only the suite's folder and ``allow_paths`` (docs/security.md).
     """
 
     id: str
@@ -43,6 +44,7 @@ class DatasetCase:
     audio: Any = None
     video: Any = None
     media_dir: str | None = None
+    from_data: bool = False
 
     @property
     def prompt(self) -> str:

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from agentunit.errors import AgentUnitError
 from agentunit.targets._limits import max_response_bytes
-from agentunit.targets._secrets import clip, redact_text
+from agentunit.targets._secrets import clip, redact_text, url_credentials
+from agentunit.targets.base import redact_headers
 
 if TYPE_CHECKING:  # imported by the providers' calls: asking which providers exist (suite checks) imports neither
     from agentunit.judges.base import JudgeReply, JudgeRequest
@@ -84,6 +85,7 @@ class _HttpProvider:
         from agentunit.targets._http import new_session, send_with_retries
 
         session = self._session_for_loop(new_session)
+        self.secrets |= url_credentials(url, self.secrets)  # a base_url's user:password goes out as Basic auth
         redact = functools.partial(redact_text, secrets=self.secrets)
         response = await send_with_retries(session, "POST", url, headers=headers, body=body,
                                            timeout=float(self.config.get("timeout", DEFAULT_HTTP_TIMEOUT_S)),
@@ -117,7 +119,7 @@ class OpenAIProvider(_HttpProvider):
         self._no_logprobs = False
 
     def describe(self) -> dict[str, Any]:
-        return {"provider": "openai", "base_url": self.base_url, "model": self.model}
+        return redact_headers({"provider": "openai", "base_url": self.base_url, "model": self.model})
 
     def _headers(self) -> dict[str, str]:
         key = self._api_key()
@@ -168,7 +170,7 @@ class AnthropicProvider(_HttpProvider):
         self.model = config.get("model") or "claude-3-5-haiku-latest"
 
     def describe(self) -> dict[str, Any]:
-        return {"provider": "anthropic", "base_url": self.base_url, "model": self.model}
+        return redact_headers({"provider": "anthropic", "base_url": self.base_url, "model": self.model})
 
     async def call(self, request: JudgeRequest) -> JudgeReply:
         from agentunit.judges.base import JudgeReply

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from agentunit.media.fields import case_refs
+from agentunit.media.limits import MediaLimits, current_limits
 from agentunit.media.model import KINDS, Media, MediaError, MediaRef
 from agentunit.media.references import describe_reference, identity, load_media
 from agentunit.media.thumbnail import thumbnail_for
@@ -50,7 +51,7 @@ def load_ref(case: Any, outcome: Any, ref: MediaRef) -> Media:
     media = cache.get(key) if cache is not None else None
     if media is None:
         media = load_media(ref.ref, base_dir=getattr(case, "media_dir", None), kind=ref.kind,
-                           field=media_label(case, ref))
+                           field=media_label(case, ref), limits=limits_for(case, ref))
         if cache is not None:
             cache[key] = media
     return media
@@ -72,17 +73,29 @@ def media_records(case: Any, outcome: Any) -> list[dict[str, Any]]:
     for ref in refs:
         loaded = cache.get((ref.role, ref.field))
         try:
+            limits = limits_for(case, ref)
             record = loaded.record() if loaded is not None else describe_reference(ref.ref, base_dir=base,
-                                                                                   kind=ref.kind)
+                                                                                   kind=ref.kind, limits=limits)
             if str(record.get("mime") or "").startswith("image/") and record.get("sha256"):
                 thumb = thumbnail_for(record["sha256"], loaded.data if loaded is not None else
-                                      lambda ref=ref: load_media(ref.ref, base_dir=base, kind=ref.kind).data)
+                                      lambda ref=ref, limits=limits: load_media(ref.ref, base_dir=base, kind=ref.kind,
+                                                                                limits=limits).data)
                 if thumb is not None:
                     record["thumbnail"] = thumb
         except Exception as exc:  # a record must never cost the case its result
             record = {"source": str(ref.ref)[:200], "error": f"{type(exc).__name__}: {exc}"}
         records.append({"field": ref.field, **record})
     return records
+
+
+def limits_for(case: Any, ref: MediaRef) -> MediaLimits:
+    """The run's limits for one reference: a reply's media and a cases file's are data, confined to the
+    suite's folder and ``allow_paths``; the media of a case the suite's author wrote may lie anywhere
+    (agentunit.trust)."""
+    limits = current_limits()
+    if ref.role == "input" and not getattr(case, "from_data", False):
+        return limits.for_author()
+    return limits
 
 
 def media_label(case: Any, ref: MediaRef) -> str:
@@ -95,6 +108,6 @@ def media_identity(case: Any, ref: MediaRef) -> dict[str, str]:
     """``{field, id}`` of a case's medium for a request's cache key: ``id`` is the content's
     ``sha256:…`` (a URL: itself, not downloaded). Raises MediaError naming the field and the case."""
     try:
-        return {"field": ref.field, "id": identity(ref.ref, getattr(case, "media_dir", None))}
+        return {"field": ref.field, "id": identity(ref.ref, getattr(case, "media_dir", None), limits_for(case, ref))}
     except MediaError as exc:
         raise exc.at(media_label(case, ref)) from None

@@ -22,6 +22,7 @@ from urllib.parse import unquote, unquote_to_bytes, urlparse
 from agentunit.media.limits import MediaLimits, current_limits
 from agentunit.media.model import Media, MediaError
 from agentunit.media.sniff import HEAD_BYTES, Sniffed, describe_start, sniff
+from agentunit.trust import FileGate, PathRefused
 
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
 _FORMATS = {"image": "PNG, JPEG, GIF, WEBP, BMP, TIFF, AVIF or HEIC",
@@ -61,7 +62,7 @@ def load_media(ref: Any, *, base_dir: str | Path | None = None, kind: str | None
             return ref
         parsed = parse_reference(ref, base_dir)
         data = _read(parsed, limits)
-        found = _kind_of(sniff(data), kind, parsed.source, data)
+        found = _kind_of(sniff(data), kind, parsed.source, _quotable(parsed, data))
         return Media(kind=found.kind, mime=found.mime, data=data, sha256=hashlib.sha256(data).hexdigest(),
                      source=parsed.source, size=len(data))
     except MediaError as exc:
@@ -83,8 +84,8 @@ def check_reference(ref: Any, *, base_dir: str | Path | None = None, kind: str |
             return
         if parsed.form == "path":
             assert parsed.path is not None
-            found, head = _file_type(parsed.path, parsed.source, limits)
-            _kind_of(found, kind, parsed.source, head)
+            found, _ = _file_type(parsed.path, parsed.source, limits)
+            _kind_of(found, kind, parsed.source)
         else:
             data = _read(parsed, limits)
             _kind_of(sniff(data), kind, parsed.source, data)
@@ -256,9 +257,17 @@ def _decode_base64(text: str, source: str, limits: MediaLimits) -> bytes:
 
 
 def _stat(path: Path, source: str, limits: MediaLimits) -> os.stat_result:
+    """The file's facts once the run's data gate allows it (agentunit.trust: inside the suite's folder or
+    ``allow_paths``, links judged by where they lead, no /proc, /sys or /dev) and it is a regular file
+    within the size limit."""
     where = "the suite file's folder or the working directory"
+    gate = limits.gate
     try:
+        if gate is not None:
+            path = gate.resolve(path)
         info = path.stat()
+    except PathRefused as exc:
+        raise MediaError(exc.reason, reference=source, suggestion=exc.suggestion) from None
     except FileNotFoundError:
         raise MediaError(f"file not found (looked for {path})", reference=source,
                          suggestion=f"check the path; a relative path is relative to {where}") from None
@@ -277,10 +286,22 @@ def _open_error(exc: OSError, source: str) -> MediaError:
                       suggestion="check the file's permissions")
 
 
+def _open(path: Path, source: str, limits: MediaLimits) -> Any:
+    """The file opened for reading: through the run's data gate when there is one (what is read is the
+    regular file that was checked, never a link or device swapped in)."""
+    gate = limits.gate
+    if gate is None:
+        return path.open("rb")
+    try:
+        return FileGate(gate.roots, max_bytes=limits.max_bytes, whose=gate.whose).open(path)
+    except PathRefused as exc:
+        raise MediaError(exc.reason, reference=source, suggestion=exc.suggestion) from None
+
+
 def _read_file(path: Path, source: str, limits: MediaLimits) -> bytes:
     _stat(path, source, limits)
     try:
-        with path.open("rb") as handle:
+        with _open(path, source, limits) as handle:
             data = handle.read(limits.max_bytes + 1)
     except OSError as exc:
         raise _open_error(exc, source) from None
@@ -296,7 +317,7 @@ def _file_type(path: Path, source: str, limits: MediaLimits) -> tuple[Sniffed | 
     if key in _file_facts:
         return _file_facts[key][1], b""
     try:
-        with path.open("rb") as handle:
+        with _open(path, source, limits) as handle:
             head = handle.read(HEAD_BYTES)
     except OSError as exc:
         raise _open_error(exc, source) from None
@@ -331,8 +352,8 @@ def local_file(ref: Any, *, base_dir: str | Path | None = None, kind: str | None
         if parsed.form != "path":
             return None
         assert parsed.path is not None
-        found, head = _file_type(parsed.path, parsed.source, limits)
-        return parsed.path, _kind_of(found, kind, parsed.source, head).mime
+        found, _ = _file_type(parsed.path, parsed.source, limits)
+        return parsed.path, _kind_of(found, kind, parsed.source).mime
     except MediaError as exc:
         if field:
             raise exc.at(field) from None
@@ -352,6 +373,12 @@ def file_sha256(ref: Any, base_dir: str | Path | None, limits: MediaLimits | Non
 def _too_large(source: str, size: int, limits: MediaLimits) -> MediaError:
     return MediaError(f"is {size:,} bytes, over the {limits.max_bytes:,}-byte limit", reference=source,
                       suggestion="raise the suite option media_max_bytes, or use a smaller file")
+
+
+def _quotable(parsed: _Parsed, data: bytes) -> bytes:
+    """What an error may quote of unrecognised content: inline data and downloads (the writer's own bytes),
+    never a local file's (a file's first bytes are no business of the report)."""
+    return b"" if parsed.form == "path" else data
 
 
 def _kind_of(found: Sniffed | None, kind: str | None, source: str, data: bytes = b"") -> Sniffed:

@@ -27,9 +27,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from agentunit.media.access import media_identity, media_label
+from agentunit.media.access import limits_for, media_identity, media_label
 from agentunit.media.fields import case_refs
-from agentunit.media.limits import current_limits
 from agentunit.media.model import Media, MediaRef
 from agentunit.media.references import load_media, local_file
 
@@ -186,7 +185,8 @@ class MediaFiller:
         ref = self._refs[index]
         field = media_label(self.case, ref)
         if form == "path" or (form == "mime" and index not in self._loaded):
-            local = local_file(ref.ref, base_dir=self.case.media_dir, kind=ref.kind, field=field)
+            local = local_file(ref.ref, base_dir=self.case.media_dir, kind=ref.kind, field=field,
+                               limits=limits_for(self.case, ref))
             if local is not None:  # a local file is passed as itself, and its type read from its head
                 return str(local[0]) if form == "path" else local[1]
         media = self._load(index, ref, field)
@@ -201,7 +201,7 @@ class MediaFiller:
     def _load(self, index: int, ref: MediaRef, field: str) -> Media:
         if index not in self._loaded:
             self._loaded[index] = load_media(ref.ref, base_dir=self.case.media_dir, kind=ref.kind,
-                                             limits=current_limits(), field=field)
+                                             limits=limits_for(self.case, ref), field=field)
         return self._loaded[index]
 
     def _write(self, index: int, ref: MediaRef, media: Media) -> str:

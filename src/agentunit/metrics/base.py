@@ -85,6 +85,23 @@ class MetricProtocol(Protocol):
     def evaluate(self, case: DatasetCase, trace: TraceLog, outcome: Outcome) -> MetricResult: ...
 
 
+# Metric config keys that choose code, a model file, a provider or a server, or loosen a limit or the sandbox:
+# the suite author's settings, refused in a cases file or a promptfoo tests file (data is data).
+AUTHOR_ONLY_CONFIG = frozenset({
+    "sandbox", "timeout", "cpu_seconds", "memory_mb", "total_memory_mb", "processes", "file_size_mb", "open_files",
+    "disk_mb", "output_kb", "max_response_bytes", "model", "model_path", "clip_model", "asr_model", "n_gpu_layers",
+    "provider", "base_url", "url", "api_key_env", "headers", "judges", "vision",
+})
+
+
+def author_only_keys(cls: type, config: Any) -> list[str]:
+    """The keys of ``config`` that only the suite file may set for metric class ``cls``, sorted."""
+    if not isinstance(config, dict):
+        return []
+    own = getattr(cls, "author_only_config", ())
+    return sorted(k for k in config if isinstance(k, str) and (k in AUTHOR_ONLY_CONFIG or k in own))
+
+
 class Metric:
     """Base class for catalog metrics: holds the spec and turns measurements into results.
 
@@ -108,6 +125,8 @@ class Metric:
     # run is never split across processes (agentunit.core.shards), which would give each range its own state.
     keeps_run_state: ClassVar[bool] = False
     info: ClassVar[MetricInfo | None] = None
+    # Config keys only the suite file may set, beyond AUTHOR_ONLY_CONFIG (docs/security.md): a cases file is data.
+    author_only_config: ClassVar[tuple[str, ...]] = ()
 
     def __init__(
         self,

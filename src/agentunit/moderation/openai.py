@@ -9,7 +9,8 @@ from typing import Any
 from agentunit.errors import AgentUnitError
 from agentunit.judges.providers import DEFAULT_HTTP_TIMEOUT_S, _HttpProvider
 from agentunit.moderation.taxonomy import canonical_category, close_scores
-from agentunit.targets._secrets import clip, redact_text
+from agentunit.targets._secrets import clip, redact_text, url_credentials
+from agentunit.targets.base import redact_headers
 
 __all__ = ["ModerationEndpoint", "scores_from_reply"]
 
@@ -28,7 +29,7 @@ class ModerationEndpoint(_HttpProvider):
         self.model = str(config.get("model") or DEFAULT_MODEL)
 
     def describe(self) -> dict[str, Any]:
-        return {"provider": "openai", "base_url": self.base_url, "model": self.model}
+        return redact_headers({"provider": "openai", "base_url": self.base_url, "model": self.model})
 
     def _headers(self) -> dict[str, str]:
         key = self._api_key()
@@ -43,6 +44,7 @@ class ModerationEndpoint(_HttpProvider):
         """(category scores closed under the taxonomy, detail with the endpoint's own flags)."""
         from agentunit.targets._http import new_session, send_with_retries
 
+        self.secrets |= url_credentials(self.base_url, self.secrets)  # user:password in base_url: Basic auth
         redact = functools.partial(redact_text, secrets=self.secrets)
         # A session per call: the metric runs in the engine's loop and in check()'s short-lived ones.
         async with new_session() as session:

@@ -10,78 +10,27 @@ the test's vars, as in promptfoo.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
 from agentunit.core.templating import TemplateError, is_template, render
 from agentunit.metrics.registry import UnknownMetricError, lookup
+from agentunit.suite.assertion_cells import (  # noqa: F401  (assertion_from_string: this module's API too)
+    NO_EQUIVALENT,
+    PROMPTFOO_THRESHOLDS,
+    RENAMED,
+    assertion_from_string,
+)
 from agentunit.suite.fields import shown
 from agentunit.suite.problems import Problems
+from agentunit.trust import AUTHOR_GATE, FileGate, PathRefused
 
 ASSERTION_KEYS = ("type", "value", "threshold", "weight", "metric", "config", "assert", "provider",
                   "rubricPrompt", "transform", "contextTransform", "alpha", "beta", "gamma")
-# promptfoo name → agentunit name, where they differ.
-RENAMED = {
-    "model-graded-factuality": "factuality",
-    "conversation-relevance": "conversation-relevancy",
-    "context-faithfulness": "context-faithfulness",
-    "is-valid-function-call": "is-valid-openai-function-call",
-}
-# promptfoo's default threshold where agentunit's default differs.
-PROMPTFOO_THRESHOLDS = {"similar": 0.75}
-_NO_EQUIVALENT = {
-    "javascript": "write the check in Python: {type: python, value: \"<expression over output>\"}",
-    "webhook": "call the service from a python assertion",
-    "human": "review outputs in `agentunit view`",
-}
 # Types whose string value promptfoo splits into a list (parseCommaSeparatedValues).
 SPLIT_TYPES = ("contains-any", "contains-all", "icontains-any", "icontains-all")
 # Types that read the provider's tool/function schemas (provider ``config.tools``/``config.functions``).
 TOOL_SCHEMA_TYPES = {"is-valid-openai-tools-call": "tools", "is-valid-openai-function-call": "functions"}
-# A CSV ``__expected`` cell is ``[not-]TYPE[(threshold)][:value]``; promptfoo's pattern lists its types
-# longest first, so ``similar:cosine(0.8):x`` is the type ``similar:cosine``, not ``similar`` with the
-# value ``cosine(0.8):x``.
-_CELL_TYPE = re.compile(r"[a-z][a-z0-9-]*(?::[a-z][a-z0-9-]*)*")
-_CELL_TAIL = re.compile(r"(?:\((\d+(?:\.\d+)?)\))?(?::([\s\S]*))?")
-_SIMILAR_MEASURES = ("cosine", "dot", "euclidean")
-
-
-def assertion_from_string(cell: str) -> dict[str, Any]:
-    """promptfoo's reading of a CSV ``__expected`` cell: ``javascript:``/``fn:``/``eval:`` code,
-    ``grade:`` a rubric, ``python:`` code, ``[not-]TYPE[(threshold)][:value]`` for a known type, else
-    ``equals`` the whole text."""
-    for prefix, kind in (("javascript:", "javascript"), ("fn:", "javascript"), ("eval:", "javascript"),
-                         ("grade:", "llm-rubric"), ("python:", "python")):
-        if cell.startswith(prefix):
-            return {"type": kind, "value": cell[len(prefix):].strip()}
-    negate = "not-" if cell.startswith("not-") else ""
-    rest = cell[len(negate):]
-    ends = sorted({m.start() for m in re.finditer(r"[:(]", rest)} | {len(rest)}, reverse=True)
-    for end in ends:  # the longest known type first, as promptfoo's pattern tries them
-        kind, tail = rest[:end], _CELL_TAIL.fullmatch(rest[end:])
-        if tail is None or not _CELL_TYPE.fullmatch(kind) or not _known_type(kind):
-            continue
-        threshold, value = tail.groups()
-        entry: dict[str, Any] = {"type": negate + kind}
-        if value is not None:
-            entry["value"] = value.strip()
-        if threshold is not None:
-            entry["threshold"] = float(threshold)
-        return entry
-    return {"type": "equals", "value": cell}
-
-
-def _known_type(kind: str) -> bool:
-    if kind in _NO_EQUIVALENT or kind in RENAMED:
-        return True
-    if kind.startswith("similar:"):
-        return kind.split(":", 1)[1] in _SIMILAR_MEASURES
-    try:
-        lookup(kind)
-        return True
-    except UnknownMetricError:
-        return False
 
 
 def split_values(value: str) -> list[str]:
@@ -130,8 +79,10 @@ def split_values(value: str) -> list[str]:
 
 def convert_assertion(entry: Any, key_path: tuple[Any, ...], problems: Problems, *, variables: dict[str, Any],
                       base_dir: Path, file: str | None = None, line: int | None = None,
-                      provider_config: dict[str, Any] | None = None) -> dict[str, Any] | None:
+                      provider_config: dict[str, Any] | None = None,
+                      gate: FileGate = AUTHOR_GATE) -> dict[str, Any] | None:
     """One promptfoo assertion as an agentunit metric entry (None, with a problem, when it cannot run).
+    A ``file://`` value is read through ``gate`` (a tests file's only inside the config's folder).
 
     ``provider_config`` is the provider's ``config``: its ``tools``/``functions`` are the schemas that
     ``is-valid-openai-tools-call``/``-function-call`` check against, as in promptfoo."""
@@ -162,10 +113,10 @@ def convert_assertion(entry: Any, key_path: tuple[Any, ...], problems: Problems,
     base = kind[4:] if negate else kind
     config = dict(entry.get("config") or {}) if isinstance(entry.get("config"), dict) else entry.get("config")
     threshold = entry.get("threshold")
-    if base in _NO_EQUIVALENT:
+    if base in NO_EQUIVALENT:
         what = "JavaScript and cannot run here" if base == "javascript" else "not available in agentunit"
         problems.error(f"assertion type {kind!r} is {what}", (*key_path, "type"), **where,
-                       suggestion=_NO_EQUIVALENT[base])
+                       suggestion=NO_EQUIVALENT[base])
         return None
     if negate and base in ("select-best", "max-score"):
         problems.error(f"assertion type {kind!r} does not exist: {base} has no negation", (*key_path, "type"),
@@ -197,14 +148,15 @@ def convert_assertion(entry: Any, key_path: tuple[Any, ...], problems: Problems,
             problems.error("assert-set needs a list of assertions under `assert:`", key_path, **where)
             return None
         converted = [convert_assertion(c, (*key_path, "assert", i), problems, variables=variables,
-                                       base_dir=base_dir, file=file, line=line, provider_config=provider_config)
+                                       base_dir=base_dir, file=file, line=line, provider_config=provider_config,
+                                       gate=gate)
                      for i, c in enumerate(children)]
         if any(c is None for c in converted):
             return None
         out["assert"] = converted
     elif "value" in entry:
         value = _rendered(entry["value"], variables, (*key_path, "value"), problems, where)
-        out["value"] = _file_value(value, name, base_dir, (*key_path, "value"), problems, where)
+        out["value"] = _file_value(value, name, base_dir, (*key_path, "value"), problems, where, gate)
         if name in SPLIT_TYPES and isinstance(out["value"], str):
             try:
                 out["value"] = split_values(out["value"])
@@ -323,7 +275,7 @@ def _rendered(value: Any, variables: dict[str, Any], key_path: tuple[Any, ...], 
 
 
 def _file_value(value: Any, name: str, base_dir: Path, key_path: tuple[Any, ...], problems: Problems,
-                where: dict[str, Any]) -> Any:
+                where: dict[str, Any], gate: FileGate = AUTHOR_GATE) -> Any:
     """``file://`` values: a python check file made absolute, a text file's content read."""
     if not isinstance(value, str) or not value.startswith("file://"):
         return value
@@ -340,9 +292,13 @@ def _file_value(value: Any, name: str, base_dir: Path, key_path: tuple[Any, ...]
                        suggestion="use a python assertion with value: file://check.py")
         return value
     try:
-        text = path.read_text(encoding="utf-8")
+        text = gate.read_text(path)
+    except PathRefused as exc:
+        problems.error(f"assertion value {value!r}: {exc.reason}", key_path, **where, suggestion=exc.suggestion)
+        return value
     except (OSError, UnicodeDecodeError) as exc:
-        problems.error(f"cannot read assertion value file {path_text!r}: {exc}", key_path, **where)
+        problems.error(f"cannot read assertion value file {path_text!r}: {getattr(exc, 'strerror', None) or exc}",
+                       key_path, **where)
         return value
     if path.suffix in (".json", ".yaml", ".yml"):
         from agentunit.suite.sources import DocumentError, parse_document

@@ -36,6 +36,7 @@ from agentunit.suite.fields import shown
 from agentunit.suite.model import Suite
 from agentunit.suite.problems import Problems
 from agentunit.suite.sources import DocumentError, parse_document
+from agentunit.trust import AUTHOR_GATE, FileGate, PathRefused, suite_gate
 
 IGNORED_KEYS = ("description", "outputPath", "sharing", "writeLatestResults", "tags", "metadata", "tracing",
                 "assertionTemplates", "$schema", "env", "evaluateOptions", "commandLineOptions")
@@ -46,6 +47,7 @@ OPTION_KEYS = ("prefix", "suffix", "provider", "disableVarExpansion", "runSerial
                "rubricPrompt", "storeOutputAs")
 MAX_REF_DEPTH = 32
 PROVIDERS_ENV = "AGENTUNIT_PROMPTFOO_PROVIDERS"  # like promptfoo's --providers: e.g. "echo"
+VAR_FILE_MAX_BYTES = 16 * 1024 * 1024  # a var or assertion value read from a file
 
 
 @dataclass
@@ -63,6 +65,7 @@ class Matrix:
     test_providers: dict[int, ProviderSpec] = field(default_factory=dict)  # a test's own `provider`, by index
     test_provider_specs: dict[str, ProviderSpec] = field(default_factory=dict)  # those, by how they were written
     compares: bool = False  # some test has a select-best or max-score assertion
+    data_gate: FileGate | None = None  # how tests files' vars and values read files (made on first use)
 
     @property
     def all_providers(self) -> list[ProviderSpec]:
@@ -79,7 +82,7 @@ class PromptfooSuite(Suite):
 
     def _located_cases(self) -> Iterator[tuple[DatasetCase, Where | None]]:
         calibrator = self._active_calibrator()
-        limits = MediaLimits.from_options(self.options)
+        limits = MediaLimits.for_suite(self.options, self.media_dir)
         before = len(self.problems.errors)
         held: list[tuple[DatasetCase, Where]] = []  # the cells of one test, held until all are built
         held_group: str | None = None
@@ -87,8 +90,9 @@ class PromptfooSuite(Suite):
             if group != held_group:
                 yield from self._release(held, held_group)
                 held, held_group = [], group
-            metrics = [m for m in (parse_metric_entry(entry, Where(file, path[:-1], line), path[-1:], self.problems,
-                                                      labelled=True) for entry, file, path, line in asserts)
+            metrics = [m for m in (parse_metric_entry(entry, Where(file, path[:-1], line, from_data=data),
+                                                      path[-1:], self.problems, labelled=True)
+                                   for entry, file, path, line, data in asserts)
                        if m is not None]
             case = build_case(raw, index=index, where=where, defaults={}, inherited_metrics=metrics,
                               prompt_template=None, problems=self.problems, verdicts=self.verdicts,
@@ -160,9 +164,9 @@ def promptfoo_suite(data: dict[str, Any], path: Path, *, calibration: str | Path
     suite.target_declared = True
     suite.inline_cases = [t.data for t in matrix.tests]
     if calibration is not None:
-        from agentunit.suite.loader import _use_calibration
+        from agentunit.suite.calibrated import use_calibration_file
 
-        _use_calibration(suite, Path(calibration), str(calibration), None, problems)
+        use_calibration_file(suite, Path(calibration), str(calibration), None, problems)
     return suite
 
 
@@ -266,6 +270,17 @@ def _read_test_providers(matrix: Matrix, env: dict[str, Any], problems: Problems
             (default, ("defaultTest", "provider"))
         if item is None:
             continue
+        if test.from_data and data.get("provider") is not None:
+            declared = _declared_provider(matrix, item)
+            if declared is None:
+                problems.error(f"a tests file may only pick a provider the config declares, and {shown(item)} is "
+                               "not one of them", at, file=test.file, line=test.line,
+                               suggestion="declare the provider under `providers:` in the config and name it here "
+                                          "by its id or label (a tests file is data: it chooses no code, command "
+                                          "or server)")
+            else:
+                matrix.test_providers[index] = declared
+            continue
         key = repr(item)
         spec = matrix.test_provider_specs.get(key)
         if spec is None:
@@ -284,10 +299,25 @@ def _read_test_providers(matrix: Matrix, env: dict[str, Any], problems: Problems
 
 
 
+def _declared_provider(matrix: Matrix, item: Any) -> ProviderSpec | None:
+    """The config's provider that a tests file's ``provider`` names: by id or label, as text or as an object
+    holding only ``id``/``label`` (anything more would configure a provider of its own)."""
+    if isinstance(item, dict) and set(item) <= {"id", "label"}:
+        names = {v for v in item.values() if isinstance(v, str)}
+    elif isinstance(item, str):
+        names = {item}
+    else:
+        return None
+    return next((p for p in matrix.providers if names & {p.provider_id, p.label}), None)
+
+
 def _load_default(reference: str, base_dir: Path, problems: Problems) -> Any:
     text = reference[len("file://"):] if reference.startswith("file://") else reference
     try:
-        return parse_document((base_dir / text).read_text(encoding="utf-8"), is_json=text.endswith(".json"))
+        return parse_document(AUTHOR_GATE.read_text(base_dir / text), is_json=text.endswith(".json"))
+    except PathRefused as exc:
+        problems.error(f"defaultTest file {text!r}: {exc.reason}", ("defaultTest",), suggestion=exc.suggestion)
+        return {}
     except (OSError, UnicodeDecodeError, DocumentError) as exc:
         problems.error(f"cannot read defaultTest file {text!r}: {exc}", ("defaultTest",))
         return {}
@@ -340,7 +370,7 @@ def _pointer(document: Any, ref: str) -> Any:
 # -- the matrix -----------------------------------------------------------------------------------
 
 
-Assertion = tuple[dict[str, Any], str | None, tuple[Any, ...], int | None]
+Assertion = tuple[dict[str, Any], str | None, tuple[Any, ...], int | None, bool]  # entry, file, path, line, from data
 
 
 def expand(matrix: Matrix, problems: Problems) -> Iterator[tuple[dict[str, Any], list[Assertion], Where, str]]:
@@ -365,7 +395,8 @@ def expand(matrix: Matrix, problems: Problems) -> Iterator[tuple[dict[str, Any],
         options = {**_dict(default.get("options")), **_dict(data.get("options"))}
         _check_options(_dict(data.get("options")), where.at("options"), where, problems)
         variables = {**default_vars, **_dict(data.get("vars"))}
-        variables = {k: _var_file(v, matrix.base_dir, where.at("vars", k), problems, where)
+        gate = _gate(matrix, test)
+        variables = {k: _var_file(v, matrix.base_dir, where.at("vars", k), problems, where, gate)
                      for k, v in variables.items()}
         for expanded in _expansions(variables, bool(options.get("disableVarExpansion"))):
             number += 1
@@ -420,9 +451,9 @@ def _assertions(default: dict[str, Any], data: dict[str, Any], variables: dict[s
     select-best or max-score assertion is told its ``group``, the test's cells it compares."""
     provider_config = {**matrix.declared_schemas, **(provider.config if provider is not None else {})}
     out: list[Assertion] = []
-    sources = [(default.get("assert"), ("defaultTest", "assert"), matrix.file, None),
-               (data.get("assert"), (*test.key_path, "assert"), test.file, test.line)]
-    for entries, key_path, file, line in sources:
+    sources = [(default.get("assert"), ("defaultTest", "assert"), matrix.file, None, False),
+               (data.get("assert"), (*test.key_path, "assert"), test.file, test.line, test.from_data)]
+    for entries, key_path, file, line, from_data in sources:
         if entries is None:
             continue
         if not isinstance(entries, list):
@@ -431,11 +462,12 @@ def _assertions(default: dict[str, Any], data: dict[str, Any], variables: dict[s
         for index, entry in enumerate(entries):
             converted = convert_assertion(entry, (*key_path, index), problems, variables=variables,
                                           base_dir=matrix.base_dir, file=file, line=line,
-                                          provider_config=provider_config)
+                                          provider_config=provider_config,
+                                          gate=_gate(matrix, test) if from_data else AUTHOR_GATE)
             if converted is not None:
                 if group is not None and _tagged(converted, group):
                     matrix.compares = True
-                out.append((converted, file, (*key_path, index), line))
+                out.append((converted, file, (*key_path, index), line, from_data))
     return out
 
 
@@ -493,10 +525,20 @@ def _expansions(variables: dict[str, Any], disabled: bool) -> Iterator[dict[str,
         yield {**variables, **dict(zip(lists, combination, strict=True))}
 
 
-def _var_file(value: Any, base_dir: Path, key_path: tuple[Any, ...], problems: Problems, where: Where) -> Any:
-    """A var ``file://x.txt`` holds the file's text (``.json``/``.yaml``: its data)."""
+def _gate(matrix: Matrix, test: TestSpec) -> FileGate:
+    """How a test may read files: a tests file's only inside the config's folder, the config's own anywhere."""
+    if not test.from_data:
+        return AUTHOR_GATE
+    if matrix.data_gate is None:
+        matrix.data_gate = suite_gate(matrix.base_dir, max_bytes=VAR_FILE_MAX_BYTES, whose="a tests file")
+    return matrix.data_gate
+
+
+def _var_file(value: Any, base_dir: Path, key_path: tuple[Any, ...], problems: Problems, where: Where,
+              gate: FileGate = AUTHOR_GATE) -> Any:
+    """A var ``file://x.txt`` holds the file's text (``.json``/``.yaml``: its data), read through ``gate``."""
     if isinstance(value, list):
-        return [_var_file(v, base_dir, key_path, problems, where) for v in value]
+        return [_var_file(v, base_dir, key_path, problems, where, gate) for v in value]
     if not isinstance(value, str) or not value.startswith("file://"):
         return value
     text = value[len("file://"):]
@@ -506,7 +548,11 @@ def _var_file(value: Any, base_dir: Path, key_path: tuple[Any, ...], problems: P
                        line=where.line, suggestion="write the value to a text or JSON file and point at it")
         return value
     try:
-        content = path.read_text(encoding="utf-8")
+        content = gate.read_text(path)
+    except PathRefused as exc:
+        problems.error(f"var {value!r}: {exc.reason}", key_path, file=where.file, line=where.line,
+                       suggestion=exc.suggestion)
+        return value
     except (OSError, UnicodeDecodeError) as exc:
         problems.error(f"cannot read var file {text!r}: {getattr(exc, 'strerror', None) or exc}", key_path,
                        file=where.file, line=where.line)

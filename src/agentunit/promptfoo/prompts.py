@@ -17,6 +17,7 @@ from typing import Any
 from agentunit.suite.fields import shown
 from agentunit.suite.problems import Problems
 from agentunit.suite.sources import DocumentError, parse_document
+from agentunit.trust import AUTHOR_GATE, PathRefused
 
 _SEPARATOR = re.compile(r"^---[ \t]*$", re.MULTILINE)
 _TEXT_SUFFIXES = (".txt", ".md", ".j2", ".jinja", ".prompt", "")
@@ -90,7 +91,10 @@ def _prompt_files(reference: str, label: str | None, key_path: tuple[Any, ...], 
     for file in files:
         path = Path(file)
         try:
-            text = path.read_text(encoding="utf-8")
+            text = AUTHOR_GATE.read_text(path)
+        except PathRefused as exc:
+            problems.error(f"prompt file {path_text!r}: {exc.reason}", key_path, suggestion=exc.suggestion)
+            continue
         except (OSError, UnicodeDecodeError) as exc:
             problems.error(f"cannot read prompt file {path_text!r}: {getattr(exc, 'strerror', None) or exc}",
                            key_path, suggestion=f"paths are relative to the config's folder ({base_dir})")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import glob
+import io
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +20,7 @@ from agentunit.promptfoo.assertions import assertion_from_string
 from agentunit.suite.fields import shown
 from agentunit.suite.problems import Problems
 from agentunit.suite.sources import MAX_CSV_FIELD_CHARS, DocumentError, parse_document
+from agentunit.trust import AUTHOR_GATE, PathRefused
 
 TEST_KEYS = ("description", "vars", "assert", "options", "threshold", "metadata", "providerOutput",
              "provider", "providers", "prompts")
@@ -26,12 +28,15 @@ TEST_KEYS = ("description", "vars", "assert", "options", "threshold", "metadata"
 
 @dataclass
 class TestSpec:
-    """One promptfoo test and where it was written (file, key path, line)."""
+    """One promptfoo test and where it was written (file, key path, line). ``from_data``: read from a tests
+    file, which is data (docs/security.md): it may not name code, a provider or a file outside the config's
+    folder."""
 
     data: dict[str, Any]
     file: str | None
     key_path: tuple[Any, ...]
     line: int | None = None
+    from_data: bool = False
 
 
 def read_tests(value: Any, config_file: str | None, base_dir: Path, problems: Problems) -> list[TestSpec]:
@@ -71,6 +76,11 @@ def _from_reference(reference: str, key_path: tuple[Any, ...], base_dir: Path,
         if not path.is_file():
             problems.error(f"tests file {text!r} not found (looked in {base_dir})", key_path)
             continue
+        try:
+            AUTHOR_GATE.resolve(path)
+        except PathRefused as exc:
+            problems.error(f"tests file {text!r}: {exc.reason}", key_path, suggestion=exc.suggestion)
+            continue
         if suffix == ".csv":
             yield from _csv_tests(path, problems)
         elif suffix == ".jsonl":
@@ -87,14 +97,16 @@ def _csv_tests(path: Path, problems: Problems) -> Iterator[TestSpec]:
         csv.field_size_limit(MAX_CSV_FIELD_CHARS)
     file = str(path)
     try:
-        with path.open(encoding="utf-8", newline="") as handle:
+        with io.TextIOWrapper(AUTHOR_GATE.open(path), encoding="utf-8", newline="") as handle:
             reader = csv.DictReader(handle)
             for row in reader:
-                yield TestSpec(csv_row_to_test(row), file, (), reader.line_num)
+                yield TestSpec(csv_row_to_test(row), file, (), reader.line_num, from_data=True)
     except csv.Error as exc:
         problems.error(f"invalid CSV: {exc}", file=file, line=1)
     except UnicodeDecodeError as exc:
         problems.error(f"not UTF-8 text: {exc.reason}", file=file, line=1)
+    except (PathRefused, OSError) as exc:
+        problems.error(f"cannot read tests file: {_why(exc)}", file=file, line=1)
 
 
 def csv_row_to_test(row: dict[str | None, Any]) -> dict[str, Any]:
@@ -171,14 +183,23 @@ def _split_escaped(cell: str) -> list[str]:
     return [p for p in parts if p]
 
 
+def _why(exc: Exception) -> str:
+    return exc.reason if isinstance(exc, PathRefused) else str(getattr(exc, "strerror", None) or exc)
+
+
 def _jsonl_tests(path: Path, problems: Problems) -> Iterator[TestSpec]:
     file = str(path)
-    with path.open(encoding="utf-8", errors="replace") as handle:
+    try:
+        handle = io.TextIOWrapper(AUTHOR_GATE.open(path), encoding="utf-8", errors="replace")
+    except (PathRefused, OSError) as exc:
+        problems.error(f"cannot read tests file: {_why(exc)}", file=file, line=1)
+        return
+    with handle:
         for number, line in enumerate(handle, 1):
             if not line.strip():
                 continue
             try:
-                yield TestSpec(parse_document(line, is_json=True), file, (), number)
+                yield TestSpec(parse_document(line, is_json=True), file, (), number, from_data=True)
             except DocumentError as exc:
                 problems.error(str(exc), file=file, line=number)
 
@@ -186,15 +207,15 @@ def _jsonl_tests(path: Path, problems: Problems) -> Iterator[TestSpec]:
 def _document_tests(path: Path, suffix: str, problems: Problems) -> Iterator[TestSpec]:
     file = str(path)
     try:
-        data = parse_document(path.read_text(encoding="utf-8"), is_json=suffix == ".json")
+        data = parse_document(AUTHOR_GATE.read_text(path), is_json=suffix == ".json")
     except DocumentError as exc:
         problems.error(str(exc), file=file, line=exc.line)
         return
-    except (OSError, UnicodeDecodeError) as exc:
-        problems.error(f"cannot read tests file: {exc}", file=file, line=1)
+    except (PathRefused, OSError, UnicodeDecodeError) as exc:
+        problems.error(f"cannot read tests file: {_why(exc)}", file=file, line=1)
         return
     if isinstance(data, dict) and "tests" not in data:
-        yield TestSpec(data, file, ())
+        yield TestSpec(data, file, (), from_data=True)
         return
     prefix: tuple[Any, ...] = ()
     if isinstance(data, dict):
@@ -203,4 +224,4 @@ def _document_tests(path: Path, suffix: str, problems: Problems) -> Iterator[Tes
         problems.error("a tests file must hold a list of tests", file=file, line=1)
         return
     for index, item in enumerate(data):
-        yield TestSpec(item, file, (*prefix, index))
+        yield TestSpec(item, file, (*prefix, index), from_data=True)

@@ -208,7 +208,7 @@ class _CaseWorker:
         use_judge(suite.judge)
         current_judge().store = self._cache
         begin_run_state()
-        use_limits(MediaLimits.from_options(suite.options))
+        use_limits(MediaLimits.for_suite(suite.options, suite.media_dir))
         return engine
 
     def pid(self) -> int:

@@ -10,12 +10,14 @@ original) and wrapped so that each of its results says where the threshold came 
 from __future__ import annotations
 
 import copy
+from pathlib import Path
 from typing import Any
 
 from agentunit.calibration.fit import Calibration, describe_judge, same_judge
 from agentunit.calibration.keys import is_judge_backed, metric_key
 from agentunit.metrics.base import MetricResult
 from agentunit.suite.cases import threshold_defaulted
+from agentunit.suite.problems import Problems
 
 
 class CalibratedMetric:
@@ -85,3 +87,20 @@ class Calibrator:
         if known is None:
             known = self._copies[id(metric)] = (metric, CalibratedMetric(metric, fitted.threshold, self.source))
         return known[1]
+
+
+def use_calibration_file(suite: Any, file: Path, source: str, key: tuple[str, ...] | None, problems: Problems) -> None:
+    """Read a calibration file for ``suite`` (``Suite.use_calibration``); a file that cannot be used is a problem
+    at the suite's ``calibration:`` (``key``), or at the file itself when the command line named it."""
+    from agentunit.calibration.fit import CalibrationFileError, read_calibration
+
+    try:
+        suite.use_calibration(read_calibration(file), source)
+    except CalibrationFileError as exc:
+        hint = "write it with `agentunit calibrate SUITE --write FILE`"
+        if key is not None:
+            problems.error(f"{exc} ({source[:200]!r}, line {exc.line or 1})", key, suggestion=hint)
+        else:
+            problems.error(str(exc), exc.key_path, file=str(file), line=exc.line or 1, suggestion=hint)
+    except (OSError, ValueError) as exc:  # a path the file system refuses (NUL byte, too long)
+        problems.error(f"calibration file {source[:200]!r} cannot be used: {exc}", key or ())

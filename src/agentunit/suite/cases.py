@@ -266,6 +266,8 @@ def _parse_metric_entry(entry: Any, where: Where, keys: tuple[Any, ...], problem
         return None
     value = spec.get("value", spec.get("expected_output", spec.get(MISSPELLED_EXPECTED)))
     threshold, weight, config = spec.get("threshold"), spec.get("weight", 1.0), spec.get("config")
+    if where.from_data and not _data_config_allowed(info, config, path, where, problems):
+        return None
     ok = check_fields(spec, METRIC_FIELDS, path, problems, file=where.file, line=where.line)
     if "type" in spec and "metric" in spec and not isinstance(spec["metric"], str):
         problems.error(f"metric (the label, when `type:` names the metric) must be text, got {shown(spec['metric'])}",
@@ -292,6 +294,21 @@ def _parse_metric_entry(entry: Any, where: Where, keys: tuple[Any, ...], problem
             _SHAPE_MEMO.clear()
         _SHAPE_MEMO[shape] = (name, threshold, weight, config, label)
     return _build_metric(name, value, threshold, weight, config, label, where, path, problems)
+
+
+def _data_config_allowed(info: Any, config: Any, path: tuple[Any, ...], where: Where, problems: Problems) -> bool:
+    """A metric entry read from a data file may not set the author's config keys (``author_only_keys``:
+    the sandbox, limits, models, providers, servers); each one set is a problem at its key."""
+    from agentunit.metrics.base import author_only_keys
+
+    refused = author_only_keys(info.cls, config)
+    for key in refused:
+        problems.error(f"config `{key}` of metric {info.name!r} is the suite author's setting, and "
+                       f"{Path(where.file).name if where.file else 'this file'} is data", (*path, "config", key),
+                       file=where.file, line=where.line,
+                       suggestion="set it in the suite file (`metrics:`, `defaults:` or an inline case); a cases "
+                                  "or tests file may only give values and thresholds")
+    return not refused
 
 
 def _build_metric(name: str, value: Any, threshold: Any, weight: Any, config: Any, label: Any, where: Where,
@@ -402,14 +419,17 @@ def _identity(metric: Any) -> tuple[str, bool]:
 
 
 def check_media(data: dict[str, Any], key_path: tuple[Any, ...], problems: Problems, *, file: str | None,
-                line: int | None, media_dir: Any, limits: MediaLimits | None) -> None:
+                line: int | None, media_dir: Any, limits: MediaLimits | None, from_data: bool = False) -> None:
     """Check the media references of a case (or the defaults) that can be checked before the run: local
     files, ``data:`` URIs and base64 exist, are readable, within the size limit and of the field's kind
     (URLs are fetched, and so checked, during the run). Fields of the wrong shape are left to CASE_FIELDS.
+    A case ``from_data`` (a cases file) may name only files its limits' gate allows (agentunit.trust).
     """
     metadata = data.get("metadata")
     if not metadata and data.keys().isdisjoint(CASE_MEDIA_FIELDS):
         return  # no media (the usual case): the reference checks are not even imported
+    if limits is not None and not from_data:
+        limits = limits.for_author()
     from agentunit.media.model import MediaError
     from agentunit.media.references import check_reference
 
@@ -474,7 +494,7 @@ def build_case(
     problems.unknown_keys(raw, CASE_KEYS, where.key_path, "case", file=where.file, line=where.line)
     fields_ok = check_fields(raw, CASE_FIELDS, where.key_path, problems, file=where.file, line=where.line)
     check_media(raw, where.key_path, problems, file=where.file, line=where.line, media_dir=media_dir,
-                limits=media_limits)
+                limits=media_limits, from_data=where.from_data)
     data = {**{k: v for k, v in defaults.items() if k not in ("metrics", "vars")}, **raw} if defaults else dict(raw)
     if MISSPELLED_EXPECTED in raw:
         problems.warn(f"'{MISSPELLED_EXPECTED}' read as 'expected_output'", where.at(MISSPELLED_EXPECTED),
@@ -534,6 +554,7 @@ def build_case(
         rules=data.get("rules"), threshold=data.get("threshold"), description=data.get("description"),
         image=data.get("image"), images=_as_list(data.get("images")), audio=data.get("audio"),
         video=data.get("video"), media_dir=str(media_dir) if media_dir is not None else None,
+        from_data=where.from_data,
     )
 
 
@@ -638,7 +659,7 @@ def expected_cell_entry(column: str, cell: Any, where: Where, problems: Problems
     """A CSV ``__expected`` cell read as promptfoo reads it (``contains: foo``, ``not-equals: bar``,
     ``llm-rubric: …``, ``similar(0.8): …``; plain text is ``equals``) as a metric entry; None (with a
     problem at the column) for JavaScript. The ``__metric`` column, carried as ``{label}``, names it."""
-    from agentunit.promptfoo.assertions import PROMPTFOO_THRESHOLDS, RENAMED, assertion_from_string
+    from agentunit.suite.assertion_cells import PROMPTFOO_THRESHOLDS, RENAMED, assertion_from_string
 
     label = None
     if isinstance(cell, dict):

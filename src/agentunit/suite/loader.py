@@ -34,7 +34,8 @@ from agentunit.suite.fields import (
 from agentunit.suite.locate import format_path
 from agentunit.suite.model import Suite
 from agentunit.suite.problems import Problems
-from agentunit.suite.sources import DocumentError, parse_document
+from agentunit.suite.sources import DocumentError, open_cases_file, parse_document
+from agentunit.trust import PathRefused
 
 if TYPE_CHECKING:  # a suite without `prompts:`/`targets:` or a transform imports neither module
     from agentunit.suite.matrix import TargetVariant
@@ -46,7 +47,8 @@ SUITE_FIELDS: dict[str, Check] = {"name": scalar(), "description": text(), "prom
                                   "calibration": text(nonblank=True)}
 OPTION_FIELDS: dict[str, Check] = {"concurrency": integer(1), "timeout": number(above=0), "repeat": integer(1),
                                    "cache": boolean(), "allow_unmeasured": boolean(), "media_max_bytes": integer(1),
-                                   "media_timeout": number(above=0)}
+                                   "media_timeout": number(above=0),
+                                   "allow_paths": list_of(text(nonblank=True), "folder paths")}
 OPTION_KEYS = tuple(OPTION_FIELDS)
 JUDGE_FIELDS: dict[str, Check] = {
     "provider": choice(*PROVIDERS), "model": text(nonblank=True), "base_url": text(nonblank=True),
@@ -172,7 +174,7 @@ def suite_from_dict(data: Any, path: Path | None = None, *, calibration: str | P
     suite.defaults = _defaults(data.get("defaults"), file, problems, base_dir)
     if suite.defaults:
         check_media(suite.defaults, ("defaults",), problems, file=file, line=None, media_dir=suite.media_dir,
-                    limits=MediaLimits.from_options(suite.options))
+                    limits=MediaLimits.for_suite(suite.options, suite.media_dir))
     suite.default_metrics = parse_metric_list(suite.defaults.get("metrics"), Where(file, ("defaults",)),
                                               ("metrics",), problems)
     suite.suite_metrics = parse_metric_list(data.get("metrics"), where, ("metrics",), problems)
@@ -191,30 +193,17 @@ def suite_from_dict(data: Any, path: Path | None = None, *, calibration: str | P
             and (suite.target or {}).get("type") != "traces":  # a traces target makes a case per trace
         problems.error("the suite has no cases", (), suggestion="add `cases:` or `cases_file:`")
     if calibration is not None:
-        _use_calibration(suite, Path(calibration), str(calibration), None, problems)
+        from agentunit.suite.calibrated import use_calibration_file  # only a calibrated suite reads one
+
+        use_calibration_file(suite, Path(calibration), str(calibration), None, problems)
     elif fields_ok and data.get("calibration") is not None:
+        from agentunit.suite.calibrated import use_calibration_file
+
         given = data["calibration"]
         base = path.parent if path else Path.cwd()
-        _use_calibration(suite, base / given if not Path(given).is_absolute() else Path(given), given,
-                         ("calibration",), problems)
+        use_calibration_file(suite, base / given if not Path(given).is_absolute() else Path(given), given,
+                             ("calibration",), problems)
     return suite
-
-
-def _use_calibration(suite: Suite, file: Path, source: str, key: tuple[str, ...] | None, problems: Problems) -> None:
-    """Read a calibration file for the suite; a file that cannot be used is a problem at the suite's
-    ``calibration:`` (``key``), or at the file itself when the command line named it."""
-    from agentunit.calibration.fit import CalibrationFileError, read_calibration
-
-    try:
-        suite.use_calibration(read_calibration(file), source)
-    except CalibrationFileError as exc:
-        hint = "write it with `agentunit calibrate SUITE --write FILE`"
-        if key is not None:
-            problems.error(f"{exc} ({source[:200]!r}, line {exc.line or 1})", key, suggestion=hint)
-        else:
-            problems.error(str(exc), exc.key_path, file=str(file), line=exc.line or 1, suggestion=hint)
-    except (OSError, ValueError) as exc:  # a path the file system refuses (NUL byte, too long)
-        problems.error(f"calibration file {source[:200]!r} cannot be used: {exc}", key or ())
 
 
 def check_target(target: Any, problems: Problems, at: tuple[Any, ...] = ("target",),
@@ -416,9 +405,14 @@ def _case_files(value: Any, path: Path | None, problems: Problems) -> list[Path]
             continue
         try:
             file = (base / item) if not Path(item).is_absolute() else Path(item)
-            found = file.is_file()
+            found = file.exists()
+            if found:  # a FIFO would hang the run, a device fill its memory: regular files only
+                open_cases_file(file).close()
+        except PathRefused as exc:
+            problems.error(f"cases file {item[:80]!r} cannot be used: {exc.reason}", key, suggestion=exc.suggestion)
+            continue
         except (OSError, ValueError) as exc:  # a NUL byte, a name too long for the file system
-            problems.error(f"cases file {item[:80]!r} cannot be used: {exc}", key)
+            problems.error(f"cases file {item[:80]!r} cannot be used: {getattr(exc, 'strerror', None) or exc}", key)
             continue
         if not found:
             problems.error(f"cases file {item[:80]!r} not found (looked in {base})", key)

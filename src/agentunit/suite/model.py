@@ -149,7 +149,8 @@ class Suite:
             return
         inherited = self.suite_metrics + self.default_metrics
         calibrator = self._active_calibrator()
-        media_dir, limits = self.media_dir, MediaLimits.from_options(self.options)
+        media_dir = self.media_dir
+        limits = MediaLimits.for_suite(self.options, media_dir)
         matrix = self.variants
         templated = matrix is not None and bool(matrix.prompts)
         transforms = self.case_transforms

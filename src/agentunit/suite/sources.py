@@ -16,9 +16,12 @@ from typing import Any
 
 from agentunit.suite.cases import CASE_KEYS, EXPECTED_CELLS
 from agentunit.suite.problems import Problems
+from agentunit.trust import FileGate, PathRefused
 
 CASE_FILE_SUFFIXES = (".jsonl", ".csv", ".json", ".yaml", ".yml")
 MAX_CSV_FIELD_CHARS = 16 * 1024 * 1024  # a long document in one cell is a legitimate prompt
+MAX_DOCUMENT_BYTES = 1024 * 1024 * 1024  # a JSON or YAML cases file is loaded whole
+MAX_STREAM_BYTES = 1 << 50  # JSONL and CSV stream: any regular file
 _LONG_DIGITS = re.compile(r"\d{4000,}")
 BOOLEAN_CELLS = {"true": True, "false": False}
 
@@ -90,10 +93,19 @@ def read_case_file(path: Path, problems: Problems) -> Iterator[RawCase]:
                            suggestion=f"use one of {', '.join(CASE_FILE_SUFFIXES)}")
     except OSError as exc:
         problems.error(f"cannot read cases file: {exc.strerror or exc}", file=file, line=1)
+    except PathRefused as exc:
+        problems.error(f"cannot read cases file: {exc.reason}", file=file, line=1, suggestion=exc.suggestion)
+
+
+def open_cases_file(path: Path, whole: bool = False) -> Any:
+    """The cases file opened through the author's gate (agentunit.trust): a regular file, never a device,
+    FIFO or /proc file, whose size is bounded when it is read ``whole`` (JSON, YAML)."""
+    return FileGate(None, max_bytes=MAX_DOCUMENT_BYTES if whole else MAX_STREAM_BYTES, whose="the suite file"
+                    ).open(path)
 
 
 def _jsonl(path: Path, file: str, problems: Problems) -> Iterator[RawCase]:
-    with path.open("rb") as handle:
+    with open_cases_file(path) as handle:
         for number, raw in enumerate(handle, 1):
             try:
                 line = raw.decode("utf-8")
@@ -117,7 +129,9 @@ def _csv(path: Path, file: str, problems: Problems) -> Iterator[RawCase]:
 
     if csv.field_size_limit() < MAX_CSV_FIELD_CHARS:
         csv.field_size_limit(MAX_CSV_FIELD_CHARS)  # process-wide, and only ever raised
-    with path.open(encoding="utf-8", newline="") as handle:
+    import io
+
+    with io.TextIOWrapper(open_cases_file(path), encoding="utf-8", newline="") as handle:
         reader = csv.DictReader(handle)
         try:
             _check_special_columns(reader.fieldnames or [], file, problems)
@@ -232,7 +246,8 @@ def _number_or_text(cell: str) -> Any:
 
 
 def _document(path: Path, file: str, suffix: str, problems: Problems) -> Iterator[RawCase]:
-    raw = path.read_bytes()
+    with open_cases_file(path, whole=True) as handle:
+        raw = handle.read(MAX_DOCUMENT_BYTES + 1)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:

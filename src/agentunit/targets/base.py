@@ -93,6 +93,10 @@ class Target:
         """Release connections and processes."""
 
 
+# The password of a URL's userinfo (``https://user:password@host``), which a client sends as Basic auth.
+_URL_PASSWORD = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*://[^/@:\s]*:)[^/\s]*@")
+
+
 def redact_headers(data: Any) -> Any:
     """Copy of ``data`` with the values of auth-like headers/keys replaced by ``***``."""
     if isinstance(data, dict):
@@ -103,6 +107,8 @@ def redact_headers(data: Any) -> Any:
             elif isinstance(key, str) and SECRET_HEADER.search(key) and key not in ("api_key_env",) \
                     and isinstance(value, str):
                 out[key] = REDACTED
+            elif key in ("url", "base_url") and isinstance(value, str) and "@" in value:
+                out[key] = _URL_PASSWORD.sub(rf"\1{REDACTED}@", value)
             else:
                 out[key] = redact_headers(value)
         return out

@@ -12,7 +12,7 @@ from agentunit.errors import TargetError
 from agentunit.media.templates import MediaFiller, media_variables, used_media
 from agentunit.targets._http import extract_path, new_session, retry_on_timeout, send_with_retries
 from agentunit.targets._limits import ReplyJSONError, max_response_bytes, parse_json_reply
-from agentunit.targets._secrets import clip, render_with_env_refs, resolve_env_refs
+from agentunit.targets._secrets import clip, render_with_env_refs, resolve_env_refs, url_credentials
 from agentunit.targets.base import Reply, Target, output_is_media, template_variables, wrap_media_output
 
 DEFAULT_BODY = {"prompt": "{{ prompt }}"}
@@ -76,6 +76,8 @@ class HttpTarget(Target):
             self._client = new_session()
         headers = {k: resolve_env_refs(v, self.secrets) for k, v in request["headers"].items()}
         url = resolve_env_refs(request["url"], self.secrets)
+        # aiohttp sends a URL's user:password as an Authorization: Basic header: echoed, it must be redacted
+        self.secrets |= url_credentials(url, self.secrets)
         body = request["body"]
         with MediaFiller(case) as media:
             if request.get("media"):  # after ${ENV} resolution: a medium's text is never read for references

@@ -12,10 +12,10 @@ from agentunit.core.templating import interpolate_env, render
 from agentunit.datasets.base import DatasetCase
 from agentunit.errors import AgentUnitError, TargetError
 from agentunit.media import Media, MediaError, case_refs, load_media
-from agentunit.media.access import media_identity
+from agentunit.media.access import limits_for, media_identity
 from agentunit.targets._http import new_session, retry_on_timeout, send_with_retries
 from agentunit.targets._limits import max_response_bytes
-from agentunit.targets._secrets import clip
+from agentunit.targets._secrets import clip, url_credentials
 from agentunit.targets.base import Reply, Target, template_variables
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
@@ -91,6 +91,7 @@ class OpenAITarget(Target):
         body = await _with_media(request["body"], case) if request.get("media") else request["body"]
         if self._client is None:
             self._client = new_session()
+        self.secrets |= url_credentials(request["url"], self.secrets)  # a base_url's user:password: Basic auth
         response = await send_with_retries(self._client, "POST", request["url"], headers=self._headers(),
                                            body=body, timeout=self.timeout, retries=self.retries,
                                            backoff=self.backoff, max_bytes=self.max_response_bytes,
@@ -130,7 +131,7 @@ async def _with_media(body: dict[str, Any], case: DatasetCase) -> dict[str, Any]
     ``{data: base64, format: wav|mp3}``. Files are read and URLs fetched in a worker thread."""
     refs = case_refs(case)
     loaded = [await asyncio.to_thread(load_media, r.ref, base_dir=case.media_dir, kind=r.kind,
-                                      field=f"{r.field} (case {case.id!r})") for r in refs]
+                                      field=f"{r.field} (case {case.id!r})", limits=limits_for(case, r)) for r in refs]
     messages = []
     for message in body["messages"]:
         content = message.get("content")

@@ -1,0 +1,199 @@
+"""A media download has one deadline in all, and ends with its case (issue 50).
+
+The server here sends its headers (or its status line) and then one byte every 0.2 s for up to a
+minute: every single read is quick, so only a deadline over the whole download stops it. Durations are
+checked against generous bounds (a busy machine), far below the minute the trickle would last.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from agentunit import evaluate
+from agentunit.media import media_of
+from agentunit.media.limits import MediaLimits, reset_case_deadline, use_case_deadline
+from agentunit.media.model import MediaError
+from agentunit.media.references import load_media
+from agentunit.metrics.base import MetricResult
+from tests.http_helpers import RecordingServer
+
+from .probe import MediaProbe
+
+TRICKLE_S = 60.0  # how long the server keeps sending, at most
+BOUND_S = 30.0  # a run or a download that is stopped in time ends well within this
+
+
+class TrickleServer:
+    """``/body``: a PNG's headers (Content-Length 1 MB), then a byte every 0.2 s; ``/headers``: the status
+    line itself one byte every 0.2 s. Each connection stops after ``TRICKLE_S`` or at ``close()``;
+    ``open_connections`` counts those still sending."""
+
+    def __init__(self):
+        self.stop = threading.Event()
+        self.open_connections = 0
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def do_GET(self):
+                outer.open_connections += 1
+                try:
+                    if self.path.startswith("/headers"):
+                        self._trickle(b"HTTP/1.1 200 OK\r\nX-Slow: " + b"x" * 100_000)
+                    else:
+                        self.send_response(200)
+                        self.send_header("content-type", "image/png")
+                        self.send_header("content-length", "1000000")
+                        self.end_headers()
+                        self.wfile.flush()
+                        self._trickle(b"\x89PNG\r\n\x1a\n" + b"\0" * 999_992)
+                finally:
+                    outer.open_connections -= 1
+
+            def _trickle(self, data: bytes) -> None:
+                end = time.monotonic() + TRICKLE_S
+                for byte in data:
+                    if outer.stop.is_set() or time.monotonic() > end:
+                        return
+                    try:
+                        self.wfile.write(bytes([byte]))
+                        self.wfile.flush()
+                    except OSError:  # the client hung up
+                        return
+                    outer.stop.wait(0.2)
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+
+    def close(self) -> None:
+        self.stop.set()
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def trickle():
+    server = TrickleServer()
+    yield server
+    server.close()
+
+
+def _suite(folder, text):
+    path = folder / "suite.yaml"
+    path.write_text(textwrap.dedent(text).lstrip())
+    return path
+
+
+class ThreadedProbe(MediaProbe):
+    """MediaProbe reading its media in a worker thread, as the model-backed metrics do: the engine's
+    case timeout cancels the await, not the thread."""
+
+    name = display_name = "threaded-probe"
+
+    async def evaluate_async(self, case, trace, outcome):
+        media = await asyncio.to_thread(media_of, case, outcome, self.kind, self.where)
+        return MetricResult(name=self.name, value=float(len(media)), passed=True)
+
+
+@pytest.mark.parametrize("path", ["/body", "/headers"])
+def test_media_timeout_is_one_deadline_for_the_whole_download(trickle, path):
+    # Before the fix, each read had the timeout, so the download lasted as long as the trickle (60 s).
+    start = time.monotonic()
+    with pytest.raises(MediaError, match=r"timed out after 1 s \(media_timeout"):
+        load_media(trickle.url + path, kind="image", limits=MediaLimits(timeout_s=1))
+    assert time.monotonic() - start < BOUND_S
+
+
+def test_a_download_stops_at_the_case_deadline_in_any_thread(trickle):
+    token = use_case_deadline(time.monotonic() + 1)
+    try:
+        start = time.monotonic()
+        with pytest.raises(MediaError, match="download stopped: the case's time limit ran out"):
+            asyncio.run(asyncio.to_thread(load_media, trickle.url + "/body", kind="image",
+                                          limits=MediaLimits(timeout_s=600)))
+        assert time.monotonic() - start < BOUND_S
+    finally:
+        reset_case_deadline(token)
+    # Stopped for the case's sake, the URL is not marked as failed: a case with more time may fetch it.
+    with pytest.raises(MediaError, match=r"timed out after 0\.5 s"):
+        load_media(trickle.url + "/body", kind="image", limits=MediaLimits(timeout_s=0.5))
+
+
+def test_a_suite_media_timeout_errors_the_case_with_the_reason(trickle, tmp_path):
+    path = _suite(tmp_path, f"""
+        target: echo
+        options: {{media_timeout: 1}}
+        cases:
+          - id: slow
+            prompt: look
+            image: {trickle.url}/body
+        """)
+    start = time.monotonic()
+    (case,) = evaluate(path, metrics=[MediaProbe()]).cases
+    assert time.monotonic() - start < BOUND_S
+    assert case["status"] == "errored" and "download timed out after 1 s (media_timeout" in case["error"]
+
+
+@pytest.mark.parametrize("probe", [MediaProbe, ThreadedProbe])
+def test_the_case_timeout_ends_the_download_and_the_run(trickle, tmp_path, probe):
+    # Before the fix a sync metric held the case for the whole trickle, and a threaded one held the end of
+    # the run (asyncio.run waits for its worker threads) just as long.
+    path = _suite(tmp_path, f"""
+        target: echo
+        options: {{timeout: 1, media_timeout: 600}}
+        cases:
+          - id: slow
+            prompt: look
+            image: {trickle.url}/body
+        """)
+    start = time.monotonic()
+    (case,) = evaluate(path, metrics=[probe()]).cases
+    assert time.monotonic() - start < BOUND_S
+    assert case["status"] == "errored"
+    assert "the case's time limit ran out" in case["error"] or "timed out: the case's 1 s limit" in case["error"]
+    deadline = time.monotonic() + 5
+    while trickle.open_connections and time.monotonic() < deadline:  # the client hung up: the server stops
+        time.sleep(0.05)
+    assert trickle.open_connections == 0
+
+
+def test_the_cli_with_timeout_exits_while_a_target_request_waits_for_media(trickle, tmp_path):
+    # The http target reads the case's image (for its body) in a worker thread; the case's timeout
+    # cancels the call, and before the fix the process then waited at exit for that thread.
+    target = RecordingServer((200, '{"output": "ok"}'))
+    try:
+        path = _suite(tmp_path, f"""
+            target:
+              type: http
+              url: {target.url}/chat
+              body: {{image: "{{{{ image | base64 }}}}"}}
+            options: {{media_timeout: 600}}
+            cases:
+              - id: slow
+                prompt: look
+                image: {trickle.url}/body
+            """)
+        env = {**os.environ, "AGENTUNIT_HOME": str(tmp_path / "home")}
+        start = time.monotonic()
+        done = subprocess.run([sys.executable, "-m", "agentunit", "run", str(path), "--timeout", "1", "-q",
+                               "--db", str(tmp_path / "runs.db"), "-o", str(tmp_path / "report.json")],
+                              capture_output=True, text=True, timeout=TRICKLE_S + 30, cwd=tmp_path, env=env)
+        assert time.monotonic() - start < BOUND_S, done.stderr
+        assert done.returncode == 1, done.stderr
+        assert "target timed out after 1 s" in (tmp_path / "report.json").read_text()
+        assert target.requests == []
+    finally:
+        target.close()
