@@ -16,7 +16,8 @@ from agentunit import check
 from agentunit.core.envelope import observed_sequence
 from agentunit.core.outcome import Outcome
 from agentunit.judges.base import JudgeReply
-from agentunit.metrics.agentic import _parse_rule, check_rule
+from agentunit.metrics.agentic import check_rule
+from agentunit.metrics.agentic.rules import _parse_rule
 from agentunit.metrics.json_checks import compile_schema, schema_errors
 from tests.judge_helpers import pass_with, scripted_judge
 

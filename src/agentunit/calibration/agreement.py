@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from agentunit.calibration import stats
+import agentunit.calibration.stats as stats
 
 SMALL_CLASS = 30
 DEFAULT_WORST = 5

@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from agentunit.cli import run_command
+import agentunit.cli.run_command as run_command
 from agentunit.cli.usage import (
     COUNT_MAX,
     DATABASE_VARIABLE,

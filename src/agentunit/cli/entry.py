@@ -7,7 +7,7 @@ import gc
 import sys
 from typing import Any
 
-from agentunit.cli import run_command
+import agentunit.cli.run_command as run_command
 
 
 def main() -> None:

@@ -1,31 +1,51 @@
-"""Imports every built-in metric family so that each registers itself once."""
+"""The built-in metric families: every module that declares metrics, by name.
 
-from agentunit.audio import metrics as _audio  # noqa: F401
-from agentunit.code import analysis as _code_analysis  # noqa: F401
-from agentunit.code import execution as _code_execution  # noqa: F401
-from agentunit.metrics import (  # noqa: F401
-    agentic,
-    conversation,
-    groups,
-    html_checks,
-    json_checks,
-    judged,
-    numeric,
-    overlap,
-    performance,
-    promptfoo_compat,
-    rag,
-    reference,
-    script,
-    semantic,
-    sql_checks,
-    text,
-    tool_calls,
-    xml_checks,
+The registry imports them (``agentunit.metrics.registry``): one on first use of a name it declares
+(through the generated name → module table, ``_index.py``), all of them when the whole catalog is
+asked for. Nothing here imports a family, so families may import the registry without a circle.
+A new family module goes in this list; then regenerate the table (``write_index``).
+"""
+
+FAMILY_MODULES: tuple[str, ...] = (
+    "agentunit.audio.metrics.conversation",
+    "agentunit.audio.metrics.language",
+    "agentunit.audio.metrics.statements",
+    "agentunit.audio.metrics.timing",
+    "agentunit.audio.metrics.transcription",
+    "agentunit.code.analysis",
+    "agentunit.code.execution",
+    "agentunit.metrics.agentic.arguments",
+    "agentunit.metrics.agentic.judgements",
+    "agentunit.metrics.agentic.planned_calls",
+    "agentunit.metrics.agentic.plans",
+    "agentunit.metrics.agentic.rules",
+    "agentunit.metrics.agentic.tool_use",
+    "agentunit.metrics.conversation",
+    "agentunit.metrics.groups",
+    "agentunit.metrics.html_checks",
+    "agentunit.metrics.json_checks",
+    "agentunit.metrics.judged",
+    "agentunit.metrics.numeric",
+    "agentunit.metrics.overlap",
+    "agentunit.metrics.performance",
+    "agentunit.metrics.promptfoo_compat.classifier",
+    "agentunit.metrics.promptfoo_compat.comparison",
+    "agentunit.metrics.promptfoo_compat.function_call",
+    "agentunit.metrics.promptfoo_compat.text_checks",
+    "agentunit.metrics.promptfoo_compat.trajectory_checks",
+    "agentunit.metrics.promptfoo_compat.trajectory_goal",
+    "agentunit.metrics.rag",
+    "agentunit.metrics.reference",
+    "agentunit.metrics.script",
+    "agentunit.metrics.semantic",
+    "agentunit.metrics.sql_checks",
+    "agentunit.metrics.text",
+    "agentunit.metrics.tool_calls",
+    "agentunit.metrics.xml_checks",
+    "agentunit.moderation.metrics",
+    "agentunit.multiagent.metrics",
+    "agentunit.multimodal.metrics",
+    "agentunit.privacy.metrics",
+    "agentunit.sustainability.metrics",
+    "agentunit.video.metrics",
 )
-from agentunit.moderation import metrics as _moderation  # noqa: F401
-from agentunit.multiagent import metrics as _multiagent  # noqa: F401
-from agentunit.multimodal import metrics as _multimodal  # noqa: F401
-from agentunit.privacy import metrics as _privacy  # noqa: F401
-from agentunit.sustainability import metrics as _sustainability  # noqa: F401
-from agentunit.video import metrics as _video  # noqa: F401

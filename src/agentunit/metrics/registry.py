@@ -288,5 +288,8 @@ def _load_catalog() -> None:
     global _catalog_loaded
     if not _catalog_loaded:
         _catalog_loaded = True
-        import agentunit.metrics.catalog  # noqa: F401  (registers the built-in metrics)
+        from agentunit.metrics.catalog import FAMILY_MODULES
+
+        for module in FAMILY_MODULES:  # each registers its metrics as it is imported
+            importlib.import_module(module)
 

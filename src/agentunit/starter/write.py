@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+import agentunit.starter.templates as templates
 from agentunit.errors import AgentUnitError
-from agentunit.starter import templates
 
 KINDS = ("chat", "rag", "agent", "openai")
 SUITE_FILE = "agentunit.yaml"

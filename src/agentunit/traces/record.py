@@ -18,8 +18,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+import agentunit.traces.openinference as openinference
+import agentunit.traces.otlp as otlp
 from agentunit.errors import AgentUnitError
-from agentunit.traces import openinference, otlp
 from agentunit.traces.spans import Role, Span, TraceFileError, read_spans
 
 FORMATS = ("auto", "otlp", "openinference")

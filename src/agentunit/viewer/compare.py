@@ -13,10 +13,10 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
+import agentunit.viewer.queries as queries
 from agentunit.errors import AgentUnitError
 from agentunit.reporting.charts import pass_counts, wilson
 from agentunit.store.location import redact_url
-from agentunit.viewer import queries
 from agentunit.viewer.queries import ViewerError
 
 _LATEST = re.compile(r"latest(?:~(\d+))?")

@@ -23,8 +23,9 @@ from pathlib import Path
 from typing import Any, TextIO
 from urllib.parse import parse_qsl, unquote, urlencode, urlsplit
 
+import agentunit.viewer.pages as pages
+import agentunit.viewer.queries as queries
 from agentunit.store.location import is_postgres_url, redact_url
-from agentunit.viewer import pages, queries
 
 CSP = ("default-src 'none'; style-src 'self'; img-src data:; script-src 'none'; form-action 'self'; "
        "base-uri 'none'; frame-ancestors 'none'")
