@@ -5,6 +5,9 @@ Kinds: ``smooth`` (a steady pan), ``flicker`` (the same, brightness ±18 gray le
 frame), ``jumps`` (the pan jumps 60–140 px every 6th frame), ``blur`` (Gaussian blur, sigma 2.5),
 ``noise`` (Gaussian noise, sigma 16), ``compressed`` (each frame through JPEG at quality 5),
 ``dark`` (brightness × 0.2), ``bright`` (+140, clipped).
+
+``square_clip``: one small square over a still background — ``static``, ``smooth`` (gliding a few
+pixels a frame along a gentle curve) or ``jumpy`` (somewhere random in every frame).
 """
 
 from __future__ import annotations
@@ -105,3 +108,36 @@ def text_clip(text: str = "SUMMER SALE", count: int = 20, background: tuple[int,
 
 def solid_clip(bgr: tuple[int, int, int], count: int = 6, size: tuple[int, int] = (320, 240)) -> bytes:
     return write([np.full((size[1], size[0], 3), bgr, np.uint8) for _ in range(count)], 10.0)
+
+
+SQUARE_MOTIONS = ("static", "smooth", "jumpy")
+
+
+def square_frames(motion: str = "smooth", count: int = 40, side: int = 24, speed: float = 4.0,
+                  background: str = "flat", seed: int = 0) -> list[np.ndarray]:
+    """BGR frames of a ``side``-px yellow square over a still 320×240 background (``flat`` dark gray, or
+    ``photo``: a crop of scikit-image's coffee). ``smooth``: ``speed`` px a frame to the right while
+    drifting along a sine; ``jumpy``: a random place in every frame; ``static``: the middle."""
+    if motion not in SQUARE_MOTIONS:
+        raise ValueError(motion)
+    width, height = SIZE
+    base = np.full((height, width, 3), 40, np.uint8) if background == "flat" else \
+        _scene("coffee")[100:100 + height, 100:100 + width].copy()
+    rng = np.random.default_rng(seed)
+    out = []
+    for t in range(count):
+        if motion == "smooth":
+            x, y = 20 + speed * t, (height - side) / 2 + 30 * np.sin(t / 8)
+        elif motion == "jumpy":
+            x, y = rng.integers(0, width - side), rng.integers(0, height - side)
+        else:
+            x, y = (width - side) / 2, (height - side) / 2
+        x, y = int(min(max(x, 0), width - side)), int(min(max(y, 0), height - side))
+        image = base.copy()
+        image[y:y + side, x:x + side] = (60, 200, 240)
+        out.append(image)
+    return out
+
+
+def square_clip(motion: str = "smooth", **options) -> bytes:
+    return write(square_frames(motion, **options))

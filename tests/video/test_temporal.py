@@ -5,7 +5,7 @@ import pytest
 
 from agentunit import check
 
-from .clips import clip
+from .clips import clip, square_clip
 
 pytest.importorskip("cv2")
 
@@ -47,3 +47,49 @@ def test_per_frame_degradations_are_not_temporal_inconsistency(results):
 def test_a_single_frame_video_is_not_measured():
     result = check("", "video-temporal-consistency", video=clip("smooth", count=1))
     assert result.value is None and "fewer than 2" in result.reason
+
+
+# -- a small object: jumping about against gliding (issue 52) -----------------------------------------
+
+
+@pytest.fixture(scope="module")
+def squares():
+    return {motion: check("", "video-temporal-consistency", video=square_clip(motion))
+            for motion in ("static", "smooth", "jumpy")}
+
+
+def test_a_jumping_object_fails_where_the_same_object_gliding_passes(squares):
+    static, smooth, jumpy = squares["static"], squares["smooth"], squares["jumpy"]
+    assert static.value >= 0.95 and static.passed
+    assert smooth.value >= 0.95 and smooth.passed
+    assert jumpy.value < 0.25 and not jumpy.passed
+    assert smooth.value - jumpy.value > 0.7
+
+
+def test_the_jumps_are_named_as_unexplained_change_or_jerk(squares):
+    detail = squares["jumpy"].detail
+    assert {w["weakest"] for w in detail["worst_transitions"]} <= {"unexplained", "jerk"}
+    assert detail["median_measures"]["unexplained"] > 0.5 > squares["smooth"].detail["median_measures"]["unexplained"]
+    assert detail["median_measures"]["jerk"] > 3 > squares["smooth"].detail["median_measures"]["jerk"]
+
+
+@pytest.mark.parametrize(("options", "passes"), [
+    ({"motion": "smooth", "speed": 2}, True),
+    ({"motion": "smooth", "speed": 6}, True),
+    ({"motion": "smooth", "background": "photo"}, True),
+    ({"motion": "jumpy", "seed": 1}, False),
+    ({"motion": "jumpy", "background": "photo"}, False),
+    ({"motion": "jumpy", "side": 12}, False),
+    ({"motion": "jumpy", "side": 60}, False),
+], ids=["smooth-slow", "smooth-fast", "smooth-over-a-photo", "jumpy-other-path", "jumpy-over-a-photo",
+        "jumpy-12px", "jumpy-60px"])
+def test_gliding_passes_and_jumping_fails_whatever_the_size_speed_or_background(options, passes):
+    motion = options.pop("motion")
+    result = check("", "video-temporal-consistency", video=square_clip(motion, count=32, **options))
+    assert result.passed is passes, (result.value, result.reason)
+
+
+def test_a_pointer_sized_jump_counts_in_proportion_to_its_size():
+    # a change of a few pixels (a mouse pointer in a screen recording) is not a scene jumping about
+    result = check("", "video-temporal-consistency", video=square_clip("jumpy", side=3, count=32))
+    assert result.passed and result.detail["median_measures"]["unexplained"] < 0.2

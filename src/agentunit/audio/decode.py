@@ -3,11 +3,17 @@
 WAV (8/16/24/32-bit integer PCM) needs nothing beyond numpy. 32/64-bit float WAV, FLAC, OGG Vorbis/Opus
 and MP3 are read through ``soundfile`` (libsndfile, in the ``audio`` extra). AAC, M4A and WebM/MKA are
 not decoded: they need ffmpeg, which agentunit does not use yet — convert such calls to WAV or FLAC.
+
+A WAV file's header is checked before either decoder reads it (``_check_wav_header``): a sample rate or
+channel count of 0, or a ``data`` chunk that claims more bytes than the file holds (a truncated file), is
+an ``AudioInputError`` about the file rather than a division by zero in a metric or a short recording
+silently measured as if it were the whole call.
 """
 
 from __future__ import annotations
 
 import io
+import struct
 import wave
 from dataclasses import dataclass
 
@@ -49,11 +55,42 @@ def decode_audio(data: bytes, mime: str = "audio/wav", field: str = "audio") -> 
         raise AudioInputError(f"{field}: {mime} is not decoded (it needs ffmpeg, not used yet) — "
                               "convert the recording to WAV or FLAC")
     if data[:4] in (b"RIFF", b"RIFX"):
+        _check_wav_header(data, field)
         try:
             return _decode_wav(data)
         except (wave.Error, EOFError, ValueError):
             pass  # float or extensible WAV: soundfile reads those
     return _decode_soundfile(data, mime, field)
+
+
+def _check_wav_header(data: bytes, field: str) -> None:
+    """Refuse a WAV file whose header cannot describe its samples: walk the RIFF chunks after the ``WAVE``
+    form type (each chunk: 4-byte id, 4-byte size in the file's byte order, data padded to an even length);
+    in ``fmt `` the channel count and sample rate must be > 0; the ``data`` chunk's size must not exceed the
+    bytes after its header. Anything else unusual (another form type, no ``data`` chunk, a chunk running past
+    the end before ``data``) is left to the decoders, which report it their way."""
+    if data[8:12] != b"WAVE":
+        return
+    order = "<" if data[:4] == b"RIFF" else ">"
+    offset = 12
+    while offset + 8 <= len(data):
+        chunk, size = data[offset:offset + 4], struct.unpack(f"{order}I", data[offset + 4:offset + 8])[0]
+        body = offset + 8
+        if chunk == b"fmt " and size >= 8 and body + 8 <= len(data):
+            channels, rate = struct.unpack(f"{order}HI", data[body + 2:body + 8])
+            if rate == 0 or channels == 0:
+                what = "sample rate of 0 Hz" if rate == 0 else "channel count of 0"
+                raise AudioInputError(f"{field}: the WAV header gives a {what}, so its samples cannot be timed — "
+                                      "the file is damaged; write it again with its real format")
+        elif chunk == b"data":
+            held = len(data) - body
+            if size > held:
+                raise AudioInputError(
+                    f"{field}: the WAV header says the recording has {size:,} bytes of samples but the file "
+                    f"holds {held:,} after it — the file is truncated (or its writer never filled in the sizes); "
+                    "measuring what is there would judge a call that is not all there: write it again complete")
+            return
+        offset = body + size + (size & 1)
 
 
 def _decode_wav(data: bytes) -> Pcm:

@@ -63,6 +63,7 @@ def run_suite(context: Any, suite: Path | None, jobs: int | None, repeat: int | 
         previous = store.get_run(resume)
         if previous is None:
             raise fail_usage(f"no run {resume!r} in {shown(db)}")
+        _hold_run(store, resume)
         if suite is None and previous.get("suite_path"):
             suite = Path(previous["suite_path"])
         repeat = repeat or (previous.get("options") or {}).get("repeat", 1)
@@ -121,6 +122,19 @@ def run_suite(context: Any, suite: Path | None, jobs: int | None, repeat: int | 
         _end_promptly(code)  # here, before the run's objects are let go one by one
     raise SystemExit(code)
 
+
+
+def _hold_run(store: Any, run_id: str) -> None:
+    """Take run ``run_id``'s lease before the run reads what it has committed: while another process runs or
+    continues that run, this ``--resume`` exits 2 naming the run and its holder instead of running every
+    remaining case a second time (``agentunit.store.lease``). The lease is let go as the run ends."""
+    from agentunit.store.lease import RunHeldError
+
+    try:
+        store.hold_run(run_id)
+    except RunHeldError as exc:
+        store.close()
+        raise fail_usage(str(exc)) from None
 
 
 def execute(engine: Any, total: int, show_progress: bool) -> Any:

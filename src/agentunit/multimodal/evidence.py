@@ -4,6 +4,8 @@
 CSS colour table), sharpness (variance of the Laplacian), a noise estimate and JPEG blockiness.
 ``ocr_text(media)`` reads text with rapidocr-onnxruntime (its ONNX models ship in the wheel) and
 ``ocr_status()`` says why OCR is unavailable when it is. Both are cached per image sha256.
+``clip_model_at(path)`` loads a CLIP exported to ONNX — one file, or an image and a text encoder — when
+the user gives one (none ships: no vision model is in any package the machines reach).
 """
 
 from __future__ import annotations
@@ -13,8 +15,8 @@ import threading
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-__all__ = ["CSS_COLOURS", "ImageFacts", "OcrUnavailable", "colour_name", "image_facts", "ocr_status", "ocr_text",
-           "pillow_status"]
+__all__ = ["CLIP_LAYOUTS", "CSS_COLOURS", "ClipFiles", "ClipLayoutError", "ClipModel", "ImageFacts", "OcrUnavailable",
+           "clip_files", "clip_model_at", "colour_name", "image_facts", "ocr_status", "ocr_text", "pillow_status"]
 
 # A small CSS colour table: enough names for "the red car", "a blue sky", "black text on white".
 CSS_COLOURS: dict[str, tuple[int, int, int]] = {
@@ -203,3 +205,229 @@ def ocr_text(media: Any, min_score: float = 0.5) -> list[dict[str, Any]]:
     with _LOCK:
         _OCR[media.sha256] = lines
     return lines
+
+
+# -- CLIP (ONNX, pluggable by path) -----------------------------------------------------------------
+#
+# A user's CLIP export comes as one ONNX file (``optimum-cli export onnx``: text and image inputs, text and
+# image embeddings out) or as two (an image encoder and a text encoder: ``visual.onnx`` + ``textual.onnx``
+# from clip-as-service / OpenCLIP exports, ``vision_model.onnx`` + ``text_model.onnx`` from transformers.js),
+# with the model's ``tokenizer.json`` beside them. Input and output names differ between exporters, so they
+# are read from the graph.
+
+CLIP_PAIRS = (("visual.onnx", "textual.onnx"), ("vision_model.onnx", "text_model.onnx"),
+              ("image_encoder.onnx", "text_encoder.onnx"))
+CLIP_LAYOUTS = "one .onnx file, or a folder holding visual.onnx and textual.onnx, with the model's tokenizer.json"
+_CLIP_MEAN = (0.48145466, 0.4578275, 0.40821073)
+_CLIP_STD = (0.26862954, 0.26130258, 0.27577711)
+_CLIP_SIZE, _CLIP_CONTEXT = 224, 77  # when the graph leaves them open
+_CLIPS: dict[str, ClipModel] = {}
+_CLIP_LOCK = threading.Lock()  # not _LOCK: loading a model takes seconds, OCR should not wait for it
+
+
+class ClipLayoutError(ValueError):
+    """``clip_model`` names no usable CLIP export; the message says what is missing."""
+
+
+@dataclass(frozen=True, slots=True)
+class ClipFiles:
+    """The parts of a CLIP export: the ONNX graph that embeds images, the one that embeds texts (the same
+    file for a one-file export) and the tokenizer."""
+
+    image: str
+    text: str
+    tokenizer: str
+
+
+def _pair_in(folder: Any) -> tuple[Any, Any] | None:
+    for image, text in CLIP_PAIRS:
+        if (folder / image).is_file() and (folder / text).is_file():
+            return folder / image, folder / text
+    return None
+
+
+def clip_files(path: str) -> ClipFiles:
+    """The parts of the CLIP export at ``path``: a folder (holding a pair of ``CLIP_PAIRS``, or one .onnx
+    file; an ``onnx/`` subfolder is searched too) or an .onnx file (one half of a pair brings its partner
+    from the same folder). ``tokenizer.json`` is looked for beside the graphs, then in the folder above.
+    Raises ClipLayoutError naming what is missing."""
+    from pathlib import Path
+
+    given = Path(path).expanduser()
+    if given.is_dir():
+        folders = [given, given / "onnx"]
+        pair = next((p for p in map(_pair_in, folders) if p), None)
+        if pair is None:
+            graphs = sorted(g for folder in folders if folder.is_dir() for g in folder.glob("*.onnx"))
+            if len(graphs) != 1:
+                found = ", ".join(g.name for g in graphs) or "no .onnx file"
+                raise ClipLayoutError(f"{path}: a folder with {found} — give {CLIP_LAYOUTS}")
+            pair = (graphs[0], graphs[0])
+    elif given.is_file():
+        text_of, image_of = dict(CLIP_PAIRS), {text: image for image, text in CLIP_PAIRS}
+        pair = (given, given)  # one file, unless it is half of a pair whose other half is beside it
+        if given.name in text_of and given.with_name(text_of[given.name]).is_file():
+            pair = (given, given.with_name(text_of[given.name]))
+        elif given.name in image_of and given.with_name(image_of[given.name]).is_file():
+            pair = (given.with_name(image_of[given.name]), given)
+    else:
+        raise ClipLayoutError(f"{path}: file not found — give {CLIP_LAYOUTS}")
+    image, text = pair
+    tokenizer = next((t for t in (image.with_name("tokenizer.json"), image.parent.parent / "tokenizer.json")
+                      if t.is_file()), None)
+    if tokenizer is None:
+        raise ClipLayoutError(f"{path}: no tokenizer.json beside {image.name} — put the CLIP's Hugging Face "
+                              "tokenizer.json in the same folder")
+    return ClipFiles(str(image), str(text), str(tokenizer))
+
+
+def _numpy_type(onnx_type: str) -> Any:
+    import numpy as np
+
+    return {"tensor(float)": np.float32, "tensor(float16)": np.float16, "tensor(double)": np.float64,
+            "tensor(int64)": np.int64, "tensor(int32)": np.int32}.get(onnx_type)
+
+
+def _fixed(dim: Any, default: int) -> int:
+    return dim if isinstance(dim, int) and dim > 0 else default
+
+
+class ClipModel:
+    """A CLIP exported to ONNX in either layout (``clip_files``). Inputs are recognised by type and rank:
+    the image input is the rank-4 float one (N×3×H×W, H and W from the graph, else 224); text inputs are
+    the integer ones — a name with ``mask`` is the attention mask, ``position`` position ids, ``token_type``
+    zeros, the other the token ids (padded to the graph's length, else 77). The embeddings are the outputs
+    named ``image_embeds`` / ``text_embeds`` when present; otherwise, in a one-file export, the rank-2 output
+    that changes with the image and not the text (and the reverse), found by running the graph on two
+    probes; in a two-file export, each graph's rank-2 output (one named ``…embed…`` first). Images are
+    resized (shorter side, bicubic), centre-cropped and normalised with CLIP's mean and std."""
+
+    def __init__(self, path: str):
+        import onnxruntime
+        from tokenizers import Tokenizer
+
+        files = clip_files(path)
+
+        def session(file: str) -> Any:
+            return onnxruntime.InferenceSession(file, providers=["CPUExecutionProvider"])
+        self.image_session = session(files.image)
+        self.text_session = self.image_session if files.text == files.image else session(files.text)
+        self._pixels = next((i for i in self.image_session.get_inputs()
+                             if len(i.shape or ()) == 4 and "float" in i.type), None)
+        self._texts = [i for i in self.text_session.get_inputs() if "int" in i.type]
+        ids = [i for i in self._texts if not any(k in i.name for k in ("mask", "position", "token_type"))]
+        if self._pixels is None or len(ids) != 1:
+            raise ClipLayoutError(f"{path}: not a CLIP export — expected one image input (float, N×3×H×W) and "
+                                  "one token-id input (integer); the graph has "
+                                  + ", ".join(f"{i.name} {i.type} {i.shape}" for i in self._all_inputs()))
+        self._ids = ids[0]
+        self.size = (_fixed(self._pixels.shape[2], _CLIP_SIZE), _fixed(self._pixels.shape[3], _CLIP_SIZE))
+        self.tokenizer = Tokenizer.from_file(files.tokenizer)
+        length = _fixed(self._ids.shape[1] if len(self._ids.shape or ()) > 1 else None, _CLIP_CONTEXT)
+        self.tokenizer.enable_truncation(length)
+        self.tokenizer.enable_padding(length=length)
+        self._text_out, self._image_out = self._embedding_outputs(path)
+
+    def _all_inputs(self) -> list[Any]:
+        inputs = list(self.image_session.get_inputs())
+        return inputs if self.text_session is self.image_session else inputs + list(self.text_session.get_inputs())
+
+    def _text_feeds(self, text: str) -> dict[str, Any]:
+        import numpy as np
+
+        encoded = self.tokenizer.encode(text)
+        return self._token_feeds(np.array([encoded.ids]), np.array([encoded.attention_mask]))
+
+    def _token_feeds(self, ids: Any, mask: Any) -> dict[str, Any]:
+        import numpy as np
+
+        feeds = {}
+        for item in self._texts:
+            kind = _numpy_type(item.type)
+            if "mask" in item.name:
+                feeds[item.name] = mask.astype(kind)
+            elif "position" in item.name:
+                feeds[item.name] = np.arange(ids.shape[1], dtype=kind)[None]
+            elif "token_type" in item.name:
+                feeds[item.name] = np.zeros_like(ids, dtype=kind)
+            else:
+                feeds[item.name] = ids.astype(kind)
+        return feeds
+
+    def _image_feeds(self, pixels: Any) -> dict[str, Any]:
+        return {self._pixels.name: pixels[None].astype(_numpy_type(self._pixels.type))}
+
+    def _embedding_outputs(self, path: str) -> tuple[str, str]:
+        """(text output, image output) names; see the class doc."""
+        import numpy as np
+
+        def candidates(session: Any) -> list[str]:
+            names = [o.name for o in session.get_outputs() if o.shape is None or len(o.shape) == 2]
+            return sorted(names, key=lambda name: "embed" not in name)
+
+        if self.text_session is not self.image_session:
+            text, image = candidates(self.text_session), candidates(self.image_session)
+            if not text or not image:
+                raise ClipLayoutError(f"{path}: an encoder gives no rank-2 output (a batch of embeddings)")
+            return text[0], image[0]
+        names = candidates(self.image_session)
+        if {"text_embeds", "image_embeds"} <= set(names):
+            return "text_embeds", "image_embeds"
+        height, width = self.size
+        length = self.tokenizer.padding["length"]
+        # which outputs follow the image and which the text: change one input at a time. The probe texts
+        # are token ids, not words, so that they differ whatever the vocabulary
+        blank, lit = np.zeros((3, height, width), np.float32), np.ones((3, height, width), np.float32)
+        ones = np.ones((1, length), np.int64)
+        same, other = self._token_feeds(0 * ones, ones), self._token_feeds(
+            np.arange(length)[None] % self.tokenizer.get_vocab_size(), ones)
+        base = self._run(names, {**same, **self._image_feeds(blank)})
+        by_image = self._run(names, {**same, **self._image_feeds(lit)})
+        by_text = self._run(names, {**other, **self._image_feeds(blank)})
+        follows_text = [n for n in names if not np.array_equal(base[n], by_text[n])
+                        and np.array_equal(base[n], by_image[n])]
+        follows_image = [n for n in names if not np.array_equal(base[n], by_image[n])
+                         and np.array_equal(base[n], by_text[n])]
+        if not follows_text or not follows_image:
+            raise ClipLayoutError(f"{path}: no output depends on the text alone and another on the image alone "
+                                  f"(outputs: {', '.join(names) or 'none of rank 2'})")
+        return follows_text[0], follows_image[0]
+
+    def _run(self, names: list[str], feeds: dict[str, Any]) -> dict[str, Any]:
+        return dict(zip(names, self.image_session.run(names, feeds), strict=True))
+
+    def _pixels_of(self, medium: Any) -> Any:
+        import numpy as np
+        from PIL import Image
+
+        height, width = self.size
+        image = Image.open(io.BytesIO(medium.data)).convert("RGB")
+        scale = max(width / image.width, height / image.height)
+        image = image.resize((max(width, round(image.width * scale)), max(height, round(image.height * scale))),
+                             Image.BICUBIC)
+        left, top = (image.width - width) // 2, (image.height - height) // 2
+        pixels = (np.asarray(image.crop((left, top, left + width, top + height)), dtype=np.float32) / 255
+                  - _CLIP_MEAN) / _CLIP_STD
+        return pixels.transpose(2, 0, 1)
+
+    def similarity(self, text: str, medium: Any) -> float:
+        """Cosine of the text's and the image's CLIP embeddings."""
+        import numpy as np
+
+        text_feeds, image_feeds = self._text_feeds(text), self._image_feeds(self._pixels_of(medium))
+        if self.text_session is self.image_session:
+            a, b = self.image_session.run([self._text_out, self._image_out], {**text_feeds, **image_feeds})
+        else:
+            (a,), (b,) = (self.text_session.run([self._text_out], text_feeds),
+                          self.image_session.run([self._image_out], image_feeds))
+        a, b = np.asarray(a[0], np.float64), np.asarray(b[0], np.float64)
+        norms = float(np.linalg.norm(a) * np.linalg.norm(b))
+        return float(a @ b) / norms if norms > 0 else 0.0  # a zero embedding matches nothing
+
+
+def clip_model_at(path: str) -> ClipModel:
+    """The CLIP model at ``path``, loaded once per process."""
+    with _CLIP_LOCK:
+        if path not in _CLIPS:
+            _CLIPS[path] = ClipModel(path)
+        return _CLIPS[path]

@@ -15,9 +15,9 @@ import base64
 import difflib
 import re
 import unicodedata
-from pathlib import Path
 from typing import Any
 
+from agentunit._lazy import lazy_exports
 from agentunit.errors import MetricConfigError
 from agentunit.judges.base import JudgeRequest
 from agentunit.media import media_of, output_media
@@ -25,9 +25,17 @@ from agentunit.metrics.base import MetricResult
 from agentunit.metrics.judged import JudgedMetric
 from agentunit.metrics.registry import register
 from agentunit.multimodal import evidence as ev
+from agentunit.multimodal.evidence import ClipModel, clip_model_at
+
+# The AgentUnit catalog documents these under this module; they live with their medium and are imported
+# only when first asked for, so importing this module does not load OpenCV or the audio stack.
+_CATALOG_ELSEWHERE = {"VideoResponseRelevanceMetric": "agentunit.video.metrics",
+                      "AudioTranscriptionMetric": "agentunit.audio.metrics"}
 
 __all__ = [
+    *_CATALOG_ELSEWHERE,
     "NO_SCENE_EVIDENCE",
+    "VISION_JUDGE",
     "ClipModel",
     "CrossModalGroundingMetric",
     "ImageCaptionAccuracyMetric",
@@ -44,12 +52,27 @@ __all__ = [
     "described_text",
     "extract_claims",
     "keyword_f1",
+    "scene_fix",
     "vision_judge",
     "vision_pass",
 ]
+__getattr__, __dir__ = lazy_exports(globals(), _CATALOG_ELSEWHERE)
 
-NO_SCENE_EVIDENCE = ("configure a vision judge (judge: {provider: openai, vision: true, model: …, base_url: …}) "
-                     "or a CLIP model (config.clip_model: path/to/clip.onnx)")
+VISION_JUDGE = "a judge with vision (judge: {provider: openai, vision: true, model: …, base_url: …})"
+
+
+def scene_fix(clip: bool) -> str:
+    """What would measure a question of scene semantics, for a not-measured reason: no vision model ships
+    in any package agentunit installs, so the user has to give one — a CLIP export (only to the metrics
+    that use one, ``clip``) or a vision judge."""
+    if clip:
+        return (f"give config.clip_model a CLIP exported to ONNX ({ev.CLIP_LAYOUTS}), or give the suite "
+                f"{VISION_JUDGE} — no vision model ships with agentunit")
+    return (f"give the suite {VISION_JUDGE} — no vision model ships with agentunit, and this metric has no "
+            "CLIP path (config.clip_model does not apply)")
+
+
+NO_SCENE_EVIDENCE = scene_fix(clip=True)
 STOPWORDS = frozenset("""a an the and or but if then else of on in at to from by for with without about into onto over
 under above below between among is are was were be been being am do does did has have had having this that these
 those there here it its it's he she they them his her their we us our you your i me my mine what which who whom whose
@@ -277,70 +300,29 @@ def check_claims(claims: list[dict[str, Any]], images: list[Any]) -> tuple[list[
     return checked, list(dict.fromkeys(notes))
 
 
-# -- CLIP (ONNX, pluggable by path) -----------------------------------------------------------------
-
-_CLIP_MEAN = (0.48145466, 0.4578275, 0.40821073)
-_CLIP_STD = (0.26862954, 0.26130258, 0.27577711)
-_CLIPS: dict[str, Any] = {}
-
-
-class ClipModel:
-    """A CLIP exported to ONNX (e.g. by ``optimum-cli export onnx --model openai/clip-vit-base-patch32``):
-    ``model.onnx`` taking ``input_ids``, ``attention_mask``, ``pixel_values`` and giving ``text_embeds``
-    and ``image_embeds``, with ``tokenizer.json`` in the same folder."""
-
-    def __init__(self, path: str):
-        import onnxruntime
-        from tokenizers import Tokenizer
-
-        model = Path(path).expanduser()
-        self.session = onnxruntime.InferenceSession(str(model), providers=["CPUExecutionProvider"])
-        self.tokenizer = Tokenizer.from_file(str(model.with_name("tokenizer.json")))
-        self.tokenizer.enable_truncation(77)
-        self.tokenizer.enable_padding(length=77)
-
-    def similarity(self, text: str, medium: Any) -> float:
-        import io
-
-        import numpy as np
-        from PIL import Image
-
-        image = Image.open(io.BytesIO(medium.data)).convert("RGB")
-        scale = 224 / min(image.size)
-        image = image.resize((max(224, round(image.width * scale)), max(224, round(image.height * scale))),
-                             Image.BICUBIC)
-        left, top = (image.width - 224) // 2, (image.height - 224) // 2
-        pixels = (np.asarray(image.crop((left, top, left + 224, top + 224)), dtype=np.float32) / 255
-                  - _CLIP_MEAN) / _CLIP_STD
-        encoded = self.tokenizer.encode(text)
-        outputs = self.session.run(["text_embeds", "image_embeds"], {
-            "input_ids": np.array([encoded.ids], dtype=np.int64),
-            "attention_mask": np.array([encoded.attention_mask], dtype=np.int64),
-            "pixel_values": pixels.transpose(2, 0, 1)[None].astype(np.float32)})
-        a, b = (o[0] / np.linalg.norm(o[0]) for o in outputs)
-        return float((a * b).sum())
-
-
-def clip_model_at(path: str) -> ClipModel:
-    """The CLIP model at ``path``, loaded once per process."""
-    if path not in _CLIPS:
-        _CLIPS[path] = ClipModel(path)
-    return _CLIPS[path]
-
-
 class ImageMetric(JudgedMetric):
-    """Shared config: ``clip_model`` (path to an ONNX CLIP), ``clip_threshold`` (cosine counted as a
-    match, 0.25)."""
+    """Shared config: ``clip_model`` (a CLIP exported to ONNX — one file, or a folder with ``visual.onnx``
+    and ``textual.onnx``; ``evidence.clip_files``), ``clip_threshold`` (cosine counted as a match, 0.25).
+    ``uses_clip``: whether the metric has a CLIP path, so its not-measured reasons name CLIP as a fix
+    only when it is one."""
+
+    uses_clip = False
+
+    @property
+    def scene_fix(self) -> str:
+        return scene_fix(self.uses_clip)
 
     def setup(self) -> None:
         super().setup()
         clip = self.config.get("clip_model")
         if clip is not None:
             if not isinstance(clip, str) or not clip.strip():
-                raise MetricConfigError(f"{self.name} config.clip_model must be a path to a CLIP .onnx file")
-            if not Path(clip).expanduser().is_file():
-                raise MetricConfigError(f"{self.name} config.clip_model: {clip}: file not found — give the path of "
-                                        "a CLIP exported to ONNX (with tokenizer.json beside it)")
+                raise MetricConfigError(f"{self.name} config.clip_model must be a path to a CLIP exported to ONNX: "
+                                        f"{ev.CLIP_LAYOUTS}")
+            try:
+                ev.clip_files(clip)
+            except ev.ClipLayoutError as exc:
+                raise MetricConfigError(f"{self.name} config.clip_model: {exc}") from None
         threshold = self.config.get("clip_threshold", 0.25)
         if isinstance(threshold, bool) or not isinstance(threshold, int | float) or not -1 <= threshold <= 1:
             raise MetricConfigError(f"{self.name} config.clip_threshold must be a number in [-1, 1], got {threshold!r}")
@@ -425,6 +407,8 @@ class CrossModalGroundingMetric(_TextAgainstImages):
     is itself an image (a text-to-image generator), the prompt is held against it instead.
     """
 
+    uses_clip = True
+
     async def _score(self, text: str, images: list[Any]) -> MetricResult:
         clip = self.config.get("clip_model")
         if clip:
@@ -447,7 +431,7 @@ class CrossModalGroundingMetric(_TextAgainstImages):
         if not checked:
             why = "; ".join(notes) + "; or " if notes else ""
             return self.not_measured(f"the output makes no claim that OCR or visual facts can settle and grounding "
-                                     f"it needs scene semantics — {why}{NO_SCENE_EVIDENCE}")
+                                     f"it needs scene semantics — {why}{self.scene_fix}")
         supported = sum(c["supported"] for c in checked)
         sources = sorted({c["source"] for c in checked})
         unsupported = [str(c["value"]) for c in checked if not c["supported"]]
@@ -472,11 +456,11 @@ async def _ocr_passage(medium: Any) -> str | None:
     return f"[text read from an image] {text}" if text else None
 
 
-def _unreadable(images: list[Any], what: str) -> str:
+def _unreadable(images: list[Any], what: str, fix: str) -> str:
     why = ev.pillow_status() or ev.ocr_status()
     extra = f" ({why})" if why else ""
     return (f"{len(images)} image(s) {what} hold no text OCR can read{extra}, and what they show needs scene "
-            f"semantics — {NO_SCENE_EVIDENCE}")
+            f"semantics — {fix}")
 
 
 # -- multimodal-contextual-relevancy / -recall ----------------------------------------------------------
@@ -521,7 +505,7 @@ class MultimodalContextualRelevancyMetric(ImageMetric):
             items.append({"image": medium.sha256[:12], "ocr_text": passage, "relevant": round(p, 4),
                           "evidence": "ocr+judge"})
         if unreadable:
-            return self.not_measured(_unreadable(unreadable, "in the context"))
+            return self.not_measured(_unreadable(unreadable, "in the context", self.scene_fix))
         for passage in passages:
             items.append({"text": passage, "relevant": round(await _useful(passage, question, None), 4),
                           "evidence": "judge"})
@@ -572,7 +556,7 @@ class MultimodalContextualRecallMetric(ImageMetric):
                 else:
                     passages.append(passage)
             if unreadable:
-                return self.not_measured(_unreadable(unreadable, "in the context"))
+                return self.not_measured(_unreadable(unreadable, "in the context", self.scene_fix))
             parts = [await claim_support(claim, passages) for claim in claims]
             evidence_name = "ocr+judge" if images else "judge"
         score = sum(p["support"] for p in parts) / len(parts)
@@ -594,6 +578,8 @@ class ImageHelpfulnessMetric(ImageMetric):
     scored as ``cross_modal_grounding`` does; the vision judge: P(PASS); else the images' OCR text goes to
     the text judge ("does this help answer the question?") — a chart's or a screenshot's words. An image
     with no readable text and neither CLIP nor a vision judge: not measured, with the fix named."""
+
+    uses_clip = True
 
     async def evaluate_async(self, case, trace, outcome) -> MetricResult:
         from agentunit.metrics.rag import _useful
@@ -627,7 +613,7 @@ class ImageHelpfulnessMetric(ImageMetric):
             shown.append(passage)
             scores.append(await _useful(passage, str(question or outcome.output), str(outcome.output)))
         if unreadable:
-            return self.not_measured(_unreadable(unreadable, "of the reply"))
+            return self.not_measured(_unreadable(unreadable, "of the reply", self.scene_fix))
         score = sum(scores) / len(scores)
         return self.result(score, reason=f"the images' text helps with P {score:.3f}",
                            detail={"evidence": "ocr+judge", "ocr_text": shown, "scores": scores})
@@ -659,7 +645,7 @@ class MultimodalCoherenceMetric(_TextAgainstImages):
             coherence = await vision_pass(service, GROUNDING_SYSTEM, GROUNDING_USER.format(text=text), images)
             detail: dict[str, Any] = {"evidence": "vision_judge"}
         else:
-            missing = self._no_pillow() or (self.not_measured(_unreadable(images, "of the case"))
+            missing = self._no_pillow() or (self.not_measured(_unreadable(images, "of the case", self.scene_fix))
                                              if ev.ocr_status() else None)
             if missing:
                 return missing
@@ -667,10 +653,10 @@ class MultimodalCoherenceMetric(_TextAgainstImages):
             wanted = set(content_words(" ".join(lines)))
             checked, notes = await asyncio.to_thread(check_claims, extract_claims(text), images)
             if not wanted:
-                return self.not_measured(_unreadable(images, "of the case"))
+                return self.not_measured(_unreadable(images, "of the case", self.scene_fix))
             if not checked:
                 return self.not_measured("the output makes no claim that OCR or visual facts can settle "
-                                         f"(quoted or ALL-CAPS text, colours, sizes) — {NO_SCENE_EVIDENCE}")
+                                         f"(quoted or ALL-CAPS text, colours, sizes) — {self.scene_fix}")
             covered = covered_words(wanted, text)
             coverage = len(covered) / len(wanted)
             coherence = sum(c["supported"] for c in checked) / len(checked)

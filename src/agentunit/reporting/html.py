@@ -1,5 +1,6 @@
 """Self-contained HTML report: one file, no network. Every value from the system under test is made
-encodable and escaped.
+encodable and escaped, its bidi controls and invisible characters shown as escapes (``\\u202e``:
+``agentunit.reporting.text.visible_on_page``) so a value can neither reorder nor hide what the page shows.
 
 Per-metric pass rates are drawn as inline SVG with their Wilson 95 % intervals; a case filter (status,
 failing metric, search) runs in the page. The Content-Security-Policy allows exactly that one inline
@@ -32,6 +33,7 @@ from agentunit.reporting.console import (
     unmeasured_allowed,
 )
 from agentunit.reporting.json_report import media_of_case
+from agentunit.reporting.text import visible_on_page
 from agentunit.store.text import encodable
 
 _THUMBNAIL = re.compile(r"data:image/jpeg;base64,([A-Za-z0-9+/]+={0,2})")
@@ -88,11 +90,13 @@ _CASE_STATUSES = ("passed", "failed", "errored", "unmeasured")
 
 
 def _e(value: Any) -> str:
+    """``value`` as HTML text or attribute content: None → "", non-strings as JSON; invisible and reordering
+    characters shown as escapes, then made encodable and HTML-escaped."""
     if value is None:
         return ""
     if not isinstance(value, str):
         value = json.dumps(value, ensure_ascii=False, default=str)
-    return html.escape(encodable(value), quote=True)
+    return html.escape(encodable(visible_on_page(value)), quote=True)
 
 
 def _number(value: Any) -> str:
@@ -174,7 +178,8 @@ def write_html(result: Any, path: str | Path) -> None:
         out.write(f"<p>Started {_e(result.started_at)}. <b>{s['passed']}/{s['cases']} passed</b>, "
                   f"{s['failed']} failed, {s['errored']} errored, "
                   f"<span class='unmeasured'>{unmeasured} unmeasured</span>{allowed}.</p>")
-        chart = rate_chart([(name, *pass_counts(counts)) for name, counts in (s.get("metrics") or {}).items()],
+        chart = rate_chart([(visible_on_page(name), *pass_counts(counts))  # the chart escapes, nothing more
+                            for name, counts in (s.get("metrics") or {}).items()],
                            title="pass rate by metric, with Wilson 95 % intervals")
         if chart:
             out.write(f"<h2>Pass rate by metric (Wilson 95 % interval)</h2>{chart}")
@@ -200,7 +205,9 @@ def write_html(result: Any, path: str | Path) -> None:
             metrics = "".join(
                 f"<div class='{_e(m['status'])}'>{_e(m['metric'])}: {_metric_value(m)} "
                 f"({_e(m['status'])}) {_e(m['error'] or m['reason'])}</div>" for m in case["metrics"])
-            failing = [m["metric"] for m in case["metrics"] if m["passed"] is False or m["status"] == "error"]
+            # names as the filter's options show them (escaped as on the page), so the filter still matches
+            failing = [visible_on_page(m["metric"]) for m in case["metrics"]
+                       if m["passed"] is False or m["status"] == "error"]
             error = f"<div class='errored'>{_e(case['error'])}</div>" if case["error"] else ""
             out.write(f"<tr class='case' data-status='{_e(case['status'])}' data-failing='{_e(failing)}'>"
                       f"<td>{_e(case['id'])}{rep}</td><td class='{_e(case['status'])}'>{_e(case['status'])}</td>"

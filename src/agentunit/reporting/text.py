@@ -1,9 +1,11 @@
-"""Make text from the system under test inert where reports put it: the terminal and XML.
+"""Make text from the system under test inert where reports put it: the terminal, XML and web pages.
 
 Outputs, errors, reasons and case ids are data. On a terminal an ESC (``\\x1b[2J``,
 ``\\x1b]0;title\\x07``) or another control character would act; a line break would let a value fake
 a line of our summary. In XML 1.0 most control characters, lone surrogates and U+FFFE/U+FFFF are
-not allowed at all. Both are shown as visible escapes (``\\x1b``, ``\\n``, ``\\ud83d``) instead.
+not allowed at all. On a web page (the HTML report, the viewer) a bidi control reorders what is shown
+("Trojan Source": ``\\u202e`` makes ``exe.txt`` read ``txt.exe``) and invisible characters hide text.
+Each is shown as a visible escape (``\\x1b``, ``\\n``, ``\\u202e``) instead.
 """
 
 from __future__ import annotations
@@ -20,6 +22,15 @@ _TERMINAL_UNSAFE = "[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u20
 # [#x10000-#x10FFFF]), written as the characters it leaves out: the negated class takes 40 ms to compile.
 _XML_INVALID = "[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]"
 
+# What a browser would not show as it is: C0 controls but tab, line feed and carriage return (a page keeps
+# those: outputs span lines), DEL and the C1 controls, the soft hyphen; the bidi controls (U+061C, U+200E/F,
+# U+202A–U+202E, U+2066–U+2069), which reorder the text around them; zero-width and other invisible format
+# characters (U+180E, U+200B, U+2060–U+2064, U+206A–U+206F, U+FEFF, U+FFF9–U+FFFB); and the tag characters
+# U+E0000–U+E007F (invisible ASCII: hidden instructions). The joiners U+200C/U+200D are kept: emoji sequences
+# and Persian, Indic and other scripts need them to show as written. Each is one ``str.isprintable`` refuses.
+_PAGE_INVISIBLE = ("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\xad\u061c\u180e\u200b\u200e\u200f\u202a-\u202e"
+                   "\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\U000e0000-\U000e007f]")
+
 _SHORT = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
 
 
@@ -32,7 +43,11 @@ def _pattern(characters: str) -> re.Pattern[str]:
 def _escape(match: re.Match[str]) -> str:
     char = match.group()
     code = ord(char)
-    return _SHORT.get(char) or (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
+    if char in _SHORT:
+        return _SHORT[char]
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
 def visible(text: Any) -> str:
@@ -43,6 +58,26 @@ def visible(text: Any) -> str:
         return ""
     text = str(text)
     return text if text.isprintable() else _pattern(_TERMINAL_UNSAFE).sub(_escape, text)
+
+
+def visible_on_page(text: Any) -> str:
+    """``text`` (None → "") for a web page: each character a browser would not show as it is (controls but
+    tab and line breaks, bidi controls, invisible format and tag characters; ``_PAGE_INVISIBLE``) replaced
+    by its escape (``\\u202e``, ``\\U000e0041``). Printable text as it is, else one regex pass. Not yet
+    HTML-escaped (``<``, ``&`` stay)."""
+    if text is None:
+        return ""
+    text = str(text)
+    return text if text.isprintable() else _pattern(_PAGE_INVISIBLE).sub(_escape, text)
+
+
+def invisible_as_references(markup: str) -> str:
+    """``markup`` (already HTML-escaped) with each character ``visible_on_page`` would escape written as a
+    character reference (``&#x202e;``) instead: for a form field's value, which must come back unchanged when
+    the form is sent (a browser decodes the reference to the same character), yet is never raw in the page."""
+    if markup.isprintable():
+        return markup
+    return _pattern(_PAGE_INVISIBLE).sub(lambda match: f"&#x{ord(match.group()):x};", markup)
 
 
 def xml_chars(text: Any) -> str:

@@ -1,5 +1,6 @@
-"""PostgreSQL results store: ``--db postgresql://USER:PASSWORD@HOST:PORT/DBNAME`` (``pip install
-'agentunit[postgres]'``: psycopg 3). Only a PostgreSQL URL imports this module.
+"""PostgreSQL results store: ``--db postgresql://USER:PASSWORD@HOST:PORT/DBNAME``, or libpq's connection
+string ``--db "host=HOST port=PORT dbname=DBNAME user=USER password=PASSWORD"`` (``pip install
+'agentunit[postgres]'``: psycopg 3). Only a PostgreSQL URL or connection string imports this module.
 
 The schema is the SQLite one (``agentunit.store.schema``), so ``PostgresStore`` is ``Store`` on a
 ``PgConnection``: the same buffered batches, one transaction per batch, the same content-addressed
@@ -36,7 +37,7 @@ from typing import Any
 
 from agentunit.errors import AgentUnitError
 from agentunit.store import schema
-from agentunit.store.location import redact_url, scrub
+from agentunit.store.location import conninfo_pairs, is_conninfo, redact_url, scrub
 from agentunit.store.sqlite import _CASE_COLUMNS, _METRIC_COLUMNS, DEFAULT_DB, LARGE_TEXT, Store, _statements
 
 try:
@@ -48,6 +49,7 @@ except ImportError:  # pragma: no cover - exercised only without the extra
 INSTALL_HINT = "pip install 'agentunit[postgres]' (psycopg 3)"
 _COPIED = {"case_results": _CASE_COLUMNS, "metric_results": _METRIC_COLUMNS}
 _RETRIES = 5
+_APPLICATION = "agentunit"  # the sessions' application_name (a run's lease adds its holder to it)
 
 
 class PostgresError(AgentUnitError):
@@ -131,11 +133,19 @@ class PgConnection:
 
 
 def connect(url: str, *, read_only: bool = False) -> PgConnection:
-    """Connect to the database at ``url``; PostgresError (URL redacted, with a fix) when that fails."""
-    driver = _driver()
+    """Connect to the database at ``url`` (a URL or a libpq connection string); PostgresError (redacted,
+    with a fix) when that fails. A connection string libpq would not read is refused before the driver
+    sees it: the driver's message could quote the password."""
     shown = redact_url(url)
+    if is_conninfo(url) and conninfo_pairs(url) is None:
+        raise PostgresError(f"cannot read the PostgreSQL connection string {shown}: write keyword=value pairs"
+                            " separated by spaces (host, port, dbname, user, password, …), a value holding a space"
+                            " in single quotes, a quote or backslash in a value after a backslash — or give a"
+                            " postgresql://USER:PASSWORD@HOST:PORT/DBNAME URL")
+    driver = _driver()
     try:
-        raw = driver.connect(url.strip(), autocommit=True, connect_timeout=10, application_name="agentunit")
+        raw = driver.connect(url.strip(), autocommit=True, connect_timeout=10,
+                             application_name=_APPLICATION)
     except (driver.Error, ValueError) as exc:
         reason = scrub(" ".join(str(exc).split()), url)
         raise PostgresError(f"cannot connect to the PostgreSQL results database {shown}: {reason}. Check that the"
@@ -235,6 +245,45 @@ class PostgresStore(Store):
             return False
         self._staged = True
         return True
+
+    def _take_lease(self, run_id: str) -> Any:
+        """PostgreSQL's lease on a run: a session advisory lock on its two keys (``agentunit.store.lease``),
+        taken without waiting. This session's ``application_name`` then names this process, which is how a
+        refused process learns who holds the run (``pg_stat_activity``). Returns the keys."""
+        from agentunit.store.lease import RunHeldError, describe_holder, pg_lease_keys
+
+        keys = pg_lease_keys(run_id)
+        if not self.conn.execute("SELECT pg_try_advisory_lock(?, ?)", keys).fetchone()[0]:
+            raise RunHeldError(run_id, self._lease_holder(keys))
+        # PostgreSQL keeps 63 bytes of an application name
+        name = f"{_APPLICATION} {describe_holder()}".encode()[:63].decode("utf-8", "ignore")
+        self.conn.execute("SELECT set_config('application_name', ?, false)", (name,))
+        return keys
+
+    def _lease_holder(self, keys: tuple[int, int]) -> str | None:
+        """The session holding the advisory lock ``keys``: the holding process's own description when it is an
+        agentunit that wrote one, else the server's session pid and client address (None: it just ended)."""
+        row = self.conn.execute(
+            "SELECT a.application_name, a.pid, host(a.client_addr) FROM pg_locks l"
+            " JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.granted"
+            " AND l.classid::bigint = ? AND l.objid::bigint = ? AND l.objsubid = 2 LIMIT 1",
+            tuple(key & 0xFFFFFFFF for key in keys)).fetchone()  # pg_locks shows the keys as unsigned oids
+        if row is None:
+            return None
+        name, pid, client = row
+        if name and name.startswith(f"{_APPLICATION} pid "):
+            return name[len(_APPLICATION) + 1:]
+        return f"PostgreSQL session {pid}" + (f" from {client}" if client else "")
+
+    def _let_go(self, lease: Any) -> None:
+        """Unlock the run's advisory lock; a connection already lost holds nothing (the server let it go)."""
+        if self.conn.closed:
+            return
+        try:
+            self.conn.execute("SELECT pg_advisory_unlock(?, ?)", lease)
+            self.conn.execute("SELECT set_config('application_name', ?, false)", (_APPLICATION,))
+        except psycopg.Error:
+            pass  # the session is going: its locks go with it
 
     def read_caches_from(self, path: str | Path) -> None:  # pragma: no cover - dry runs use SQLite in memory
         raise PostgresError("a PostgreSQL store reads its caches from its own database")

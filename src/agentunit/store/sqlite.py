@@ -14,6 +14,10 @@ saying why), so one bad value never loses the other cases of its batch.
 Large texts (``large_text`` characters or more: outputs, and strings inside cached replies) are
 stored once, content-addressed in the ``texts`` table by the sha256 of their UTF-8 bytes: a case's
 output that is the cached reply's body, or the same output in several runs, takes the space once.
+
+A run is run by one process at a time: ``start_run`` and ``mark_run(…, "running")`` (a run continued)
+take the run's lease, a final ``mark_run`` and ``close`` let it go, and a process that asks for a run
+another one holds gets ``RunHeldError`` (``agentunit.store.lease``).
 """
 
 from __future__ import annotations
@@ -116,6 +120,7 @@ class Store:
         self._read_only_source = False
         self._source_has_refs = False
         self._source: Any = None  # a read-only PostgreSQL connection when the caches come from one
+        self._leases: dict[str, Any] = {}  # run id → this store's lease on it (``hold_run``)
         # Called with each case's rows as they are buffered (the run's report spool), and told by
         # ``on_rewrite`` when rows had to be written one by one, possibly reduced.
         self.listener: Callable[[tuple[Any, ...], list[tuple[Any, ...]], str | None, list[Any]], None] | None = None
@@ -175,6 +180,8 @@ class Store:
 
     def start_run(self, run_id: str, *, suite: str, suite_path: str | None, suite_hash: str | None,
                   started_at: str, options: dict[str, Any], target: dict[str, Any] | None) -> None:
+        """Record a new run, running, held by this store (``hold_run``) until it ends."""
+        self.hold_run(run_id)
         self.conn.execute(
             "INSERT INTO runs (run_id, suite, suite_path, suite_hash, started_at, status, options, target)"
             " VALUES (?, ?, ?, ?, ?, 'running', ?, ?)",
@@ -183,9 +190,36 @@ class Store:
 
     def mark_run(self, run_id: str, status: str, *, finished_at: str | None = None,
                  summary: dict[str, Any] | None = None) -> None:
+        """Set the run's status. ``running`` (a run continued) first takes the run's lease (``RunHeldError``
+        when another process holds it); any other status ends the run here and lets the lease go."""
+        if status == "running":
+            self.hold_run(run_id)
         self.flush()
         self.conn.execute("UPDATE runs SET status = ?, finished_at = ?, summary = ? WHERE run_id = ?",
                           (status, finished_at, encodable_json(summary) if summary else None, run_id))
+        if status != "running":
+            self.release_run(run_id)
+
+    def hold_run(self, run_id: str) -> None:
+        """Take run ``run_id``'s lease for this store, or raise ``RunHeldError`` naming the process that holds
+        it; nothing to do when this store holds it already. See ``agentunit.store.lease``."""
+        if run_id not in self._leases:
+            self._leases[run_id] = self._take_lease(run_id)
+
+    def release_run(self, run_id: str) -> None:
+        """Let run ``run_id``'s lease go (nothing when this store does not hold it)."""
+        lease = self._leases.pop(run_id, None)
+        if lease is not None:
+            self._let_go(lease)
+
+    def _take_lease(self, run_id: str) -> Any:
+        """SQLite's lease: a lock file beside the database (None for a database in memory)."""
+        from agentunit.store.lease import take_file_lease  # here: a store that starts no run never loads it
+
+        return take_file_lease(self.path, run_id)
+
+    def _let_go(self, lease: Any) -> None:
+        lease.release()
 
     def get_run(self, run_id: str) -> dict[str, Any] | None:
         cur = self.conn.execute(f"SELECT {', '.join(_RUN_COLUMNS)} FROM runs WHERE run_id = ?", (run_id,))
@@ -619,7 +653,11 @@ class Store:
         return metric_values(self.conn, run_id)
 
     def close(self) -> None:
-        self.flush()
+        try:
+            self.flush()
+        finally:
+            for run_id in list(self._leases):  # the runs this store still holds are let go as it closes
+                self.release_run(run_id)
         self.conn.close()
         if self._source is not None:
             self._source.close()

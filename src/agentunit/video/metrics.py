@@ -28,12 +28,12 @@ from agentunit.metrics.judged import GEval, question_of
 from agentunit.metrics.registry import register
 from agentunit.multimodal import evidence as ev
 from agentunit.multimodal.metrics import (
-    NO_SCENE_EVIDENCE,
     ImageMetric,
     check_claims,
     clip_model_at,
     data_uri,
     extract_claims,
+    scene_fix,
     vision_judge,
     vision_pass,
 )
@@ -179,15 +179,27 @@ class VideoTemporalConsistencyMetric(_VideoSource, Metric):
 
     Runs of consecutive frames — the whole video up to ``config.max_frames`` (96) frames, else that many in
     ``config.windows`` (4) runs spread over it — downscaled to 256 px; for each transition
-    (agentunit.video.temporal): warped SSIM and warped error (the next frame warped back along Farnebäck
-    optical flow should reproduce the previous one: 1 at SSIM ≥ 0.75 / error ≤ 8 gray levels, 0 at
-    ≤ 0.35 / ≥ 30), luminance flicker (brightness going up then down: 1 at ≤ 3, 0 at ≥ 15 gray levels)
-    and optical-flow jerk (change of the flow field between transitions: 1 at ≤ 1 %, 0 at ≥ 6 % of the
-    width per frame²); plain consecutive-frame SSIM is reported (motion lowers it, so it is not scored).
-    A transition scores its weakest aspect; the video scores 0.5 × the mean over the transitions +
-    0.5 × the mean of the worst 10 % (at least one) — one cut in a long video costs little, a jump every
-    few frames fails. The detail names the three worst transitions with their times and counts cuts
-    (warped SSIM < 0.3). Not measured for a video of fewer than 2 frames.
+    (agentunit.video.temporal), with Farnebäck optical flow from one frame to the next:
+
+    - warped SSIM and warped error: the next frame warped back along the flow should reproduce the
+      previous one (1 at SSIM ≥ 0.75 / error ≤ 8 gray levels, 0 at ≤ 0.35 / ≥ 30); means over the whole
+      frame, so they see cuts and pans that break, not a small object;
+    - unexplained change: of the pixels that changed by more than 12 gray levels (frames smoothed,
+      σ 1 px; the change of mean brightness taken out), the share the warped frame still gets wrong
+      (allowing a 1-px misalignment), weighted by the changed share of the frame up to 0.5 % — motion
+      the flow follows is explained, an object that jumps further than the flow reaches is not, even a
+      small one (a 24-px object in a 320-px frame counts fully; a smaller change, a mouse pointer,
+      in proportion); 1 at ≤ 0.35, 0 at ≥ 0.65;
+    - luminance flicker (brightness going up then down: 1 at ≤ 3, 0 at ≥ 15 gray levels);
+    - jerk, the consistency of displacement: the mean length of the change of the flow field from the
+      previous transition, over the moving pixels only (so a small object counts as much as a pan),
+      in % of the frame width per frame² — steady motion 0.3–0.7, shake and jumps 2–8; 1 at ≤ 1, 0 at ≥ 6.
+
+    Plain consecutive-frame SSIM is reported (motion lowers it, so it is not scored). A transition
+    scores its weakest aspect; the video scores 0.5 × the mean over the transitions + 0.5 × the mean of
+    the worst 10 % (at least one) — one cut in a long video costs little, a jump every few frames fails.
+    The detail names the three worst transitions with their times and counts cuts (warped SSIM < 0.3).
+    Not measured for a video of fewer than 2 frames.
     """
 
     def __init__(self, value: Any = None, **base: Any):
@@ -220,7 +232,8 @@ class VideoTemporalConsistencyMetric(_VideoSource, Metric):
         aspects = {name: round(float(np.mean([m["scores"][name] for m in measured if name in m["scores"]])), 4)
                    for name in temporal.BOUNDS if any(name in m["scores"] for m in measured)}
         medians = {name: round(float(np.median([m[name] for m in measured if m[name] is not None])), 4)
-                   for name in ("ssim", "warped_ssim", "warped_error", "flicker", "jerk", "motion")
+                   for name in ("ssim", "warped_ssim", "warped_error", "unexplained", "changed", "flicker", "jerk",
+                                "motion")
                    if any(m[name] is not None for m in measured)}
         worst = _worst(measured)
         reason = (f"{0.5 * mean:.2f} (mean {mean:.2f} ×0.5) + {0.5 * tail:.2f} (worst 10 % {tail:.2f} ×0.5) over "
@@ -277,7 +290,7 @@ class _FramesMetric(_VideoSource, ImageMetric):
         if not checked:
             why = "; ".join(notes) + "; or " if notes else ""
             return self.not_measured(f"{what} makes no claim that OCR or visual facts of the frames can settle, and "
-                                     f"what the video shows needs scene semantics — {why}{NO_SCENE_EVIDENCE}")
+                                     f"what the video shows needs scene semantics — {why}{self.scene_fix}")
         supported = sum(c["supported"] for c in checked)
         missing = [str(c["value"]) for c in checked if not c["supported"]]
         detail = {**self._base_detail(field, video, "+".join(sorted({c["source"] for c in checked}))),
@@ -303,6 +316,8 @@ class TextToVideoMetric(_FramesMetric):
     else the prompt's checkable claims — quoted or ALL-CAPS text and figures (in the frames' OCR text),
     colours (dominant colours), sizes — scored as the share the frames support. A prompt about scene
     content with none of these is not measured, with the fix named."""
+
+    uses_clip = True
 
     async def evaluate_async(self, case, trace, outcome) -> MetricResult:
         prompt = str(outcome.query or case.query or "")
@@ -375,6 +390,8 @@ class VideoResponseRelevanceMetric(_FramesMetric):
     request per frame. Neither configured: not measured, naming the fix (relevance to what a frame shows
     is scene semantics)."""
 
+    uses_clip = True
+
     async def evaluate_async(self, case, trace, outcome) -> MetricResult:
         if output_media(outcome, case) is not None:
             return self.not_measured("the output is a medium, not a text response — use text-to-video")
@@ -386,7 +403,7 @@ class VideoResponseRelevanceMetric(_FramesMetric):
         if isinstance(sampled, MetricResult):
             return sampled
         if not clip and service is None:
-            return self.not_measured(f"per-frame relevance needs scene semantics — {NO_SCENE_EVIDENCE}")
+            return self.not_measured(f"per-frame relevance needs scene semantics — {self.scene_fix}")
         field, video, images = sampled
         if clip:
             cosines = await self._clip_cosines(f"{question or ''} {response}".strip(), images)
@@ -448,7 +465,7 @@ class VideoGEvalMetric(_VideoSource, GEval):
             return result
         if ev.pillow_status() or ev.ocr_status():
             return self.not_measured(f"OCR cannot read the frames ({ev.pillow_status() or ev.ocr_status()}) and "
-                                     f"judging the video needs a vision model — {NO_SCENE_EVIDENCE}")
+                                     f"judging the video needs a vision model — {scene_fix(clip=False)}")
         lines, previous = [], None
         for frame in video.frames:
             words = " ".join(line["text"] for line in await asyncio.to_thread(ev.ocr_text, frame_media(frame, field)))
@@ -457,7 +474,7 @@ class VideoGEvalMetric(_VideoSource, GEval):
             previous = words
         if not lines:
             return self.not_measured(f"the frames of {field} hold no text OCR can read, and judging what the video "
-                                     f"shows needs scene semantics — {NO_SCENE_EVIDENCE}")
+                                     f"shows needs scene semantics — {scene_fix(clip=False)}")
         response = (f"A {video.info.duration_s:.1f}-second video ({video.info.width}×{video.info.height}). The text "
                     "read from its frames, in order:\n" + "\n".join(lines)
                     + (f"\n\nThe reply's text: {text}" if text else ""))

@@ -2,7 +2,8 @@
 
 Each page function takes an open read-only connection (``agentunit.viewer.queries.connect``) and the
 request's query parameters, and returns ``(status, html)``. Text from the database (ids, prompts,
-outputs, reasons, metric names, details) goes through ``escape``; links are built from our own paths
+outputs, reasons, metric names, details) goes through ``_e`` (escaped, its bidi controls and invisible
+characters shown as escapes such as ``\\u202e``); links are built from our own paths
 with URL-encoded parameters, so no stored value can become a scheme, a tag or an attribute.
 """
 
@@ -15,10 +16,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlencode
 
-from agentunit.reporting.charts import escape as _e
-from agentunit.reporting.charts import pass_counts, percent, rate_chart, trend_chart
+import agentunit.viewer.queries as queries
+from agentunit.reporting.charts import escape, pass_counts, percent, rate_chart, trend_chart
 from agentunit.reporting.html import judge_html
-from agentunit.viewer import queries
+from agentunit.reporting.text import invisible_as_references, visible_on_page
 from agentunit.viewer.compare import case_key, compare, has_repeats, resolve
 from agentunit.viewer.queries import CASE_STATUSES, METRIC_STATUSES, ViewerError
 
@@ -48,6 +49,21 @@ padding:0 .35rem;border-radius:.3rem;margin-right:.3rem}.regressed{background:#f
 
 
 # -- helpers ---------------------------------------------------------------------------------------
+
+def _e(value: Any) -> str:
+    """``value`` as text or attribute content (``charts.escape``: None → "", non-strings as JSON, escaped),
+    each bidi control or invisible character shown as its escape (``\\u202e``: ``visible_on_page``), so a
+    stored value can neither reorder nor hide what a page shows."""
+    if value is not None and not isinstance(value, str):
+        value = json.dumps(value, ensure_ascii=False, default=str)
+    return escape(visible_on_page(value))
+
+
+def _value(value: Any) -> str:
+    """A form field's value (escaped): sent back unchanged with the form, so its invisible and reordering
+    characters are character references (``&#x202e;``) rather than escapes that would change it."""
+    return invisible_as_references(escape(value))
+
 
 def _url(path: str, **params: Any) -> str:
     """A link to one of our own pages: ``path`` plus its non-empty parameters, URL-encoded (not yet escaped)."""
@@ -115,7 +131,7 @@ def error_page(status: int, message: str) -> tuple[int, str]:
 
 
 def _options(values: list[tuple[str, str]], selected: str) -> str:
-    return "".join(f"<option value='{_e(v)}'{' selected' if v == selected else ''}>{_e(label)}</option>"
+    return "".join(f"<option value='{_value(v)}'{' selected' if v == selected else ''}>{_e(label)}</option>"
                    for v, label in values)
 
 
@@ -141,7 +157,7 @@ def runs_page(conn: sqlite3.Connection, params: Mapping[str, str]) -> tuple[int,
         if series:
             parts.append(f"<h2>Pass rate per metric over the last runs of <span class='text'>{_e(trend_suite)}"
                          "</span></h2><div class='trends'>")
-            parts += [trend_chart(name, points) for name, points in series.items()]
+            parts += [trend_chart(visible_on_page(name), points) for name, points in series.items()]
             parts.append("</div>")
     parts.append("<h2>Compare two runs</h2><form class='filters' method='get' action='/compare'>"
                  "<label>before (A)<input name='a' value='latest~1' size='28'></label>"
@@ -200,7 +216,7 @@ def run_page(conn: sqlite3.Connection, run_id: str, params: Mapping[str, str]) -
     rows = []
     for name, by_status in metrics.items():
         passed, judged = pass_counts(by_status)
-        rows.append((name, passed, judged))
+        rows.append((visible_on_page(name), passed, judged))  # the chart escapes it, nothing more
     if rows:
         parts.append("<h2>Pass rate per metric (Wilson 95 % interval)</h2>" + rate_chart(rows))
     summary = run.get("summary") if isinstance(run.get("summary"), dict) else {}
@@ -241,7 +257,7 @@ def _filter_form(run_id: str, status: str, metric: str, verdict: str, search: st
             f"<label>status<select name='status'>{_options(statuses, status)}</select></label>"
             f"<label>metric<select name='metric'>{_options([('', 'any'), *[(n, n) for n in metric_names]], metric)}"
             f"</select></label><label>metric result<select name='verdict'>{_options(verdicts, verdict)}</select>"
-            f"</label><label>search id, prompt, output, error<input type='search' name='q' value='{_e(search)}' "
+            f"</label><label>search id, prompt, output, error<input type='search' name='q' value='{_value(search)}' "
             f"size='32'></label>{hidden}<button type='submit'>Filter</button>"
             f"{_a(_run_url(run_id), 'clear')}</form>")
 
@@ -364,8 +380,8 @@ def compare_page(conn: sqlite3.Connection, db_path: str | Path, params: Mapping[
     and the paired test's p-value — what ``agentunit compare`` reports."""
     name_a, name_b = _param(params, "a") or "latest~1", _param(params, "b") or "latest"
     form = ("<form class='filters' method='get' action='/compare'>"
-            f"<label>before (A)<input name='a' value='{_e(name_a)}' size='28'></label>"
-            f"<label>after (B)<input name='b' value='{_e(name_b)}' size='28'></label>"
+            f"<label>before (A)<input name='a' value='{_value(name_a)}' size='28'></label>"
+            f"<label>after (B)<input name='b' value='{_value(name_b)}' size='28'></label>"
             "<button type='submit'>Compare</button></form>")
     try:
         run_a, run_b = resolve(db_path, conn, name_a), resolve(db_path, conn, name_b)
