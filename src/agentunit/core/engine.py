@@ -10,20 +10,21 @@ split across processes (``agentunit.core.shards``).
 from __future__ import annotations
 
 import dataclasses
-import os
 import re
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agentunit._digest import sha256_hex
 from agentunit.core.envelope import EnvelopeError, build_trace, ordered_events, parse_reply
+from agentunit.core.forking import SHARDED_FROM
+from agentunit.core.inline import drive
 from agentunit.core.outcome import Outcome
+from agentunit.core.run import RunOptions, RunResult, new_run_id
 from agentunit.core.scoring import judge_case, pass_at_k, pass_hat_k
 from agentunit.core.trace import TraceLog
 from agentunit.datasets.base import DatasetCase
@@ -43,7 +44,6 @@ if TYPE_CHECKING:
     from agentunit.reporting.spool import ReportSpool
 
 DEFAULT_CASE_TIMEOUT_S = 300.0
-SHARDED_FROM = 1_000  # validated cases from which a run that awaits nothing is split across processes by default
 _NO_SECRETS: frozenset[str] = frozenset()
 _LOCAL_JUDGE = {"provider": "local"}  # a suite's judge when it names none
 _HAS_TIMEOUT_CM = sys.version_info >= (3, 11)  # asyncio.timeout()
@@ -52,83 +52,6 @@ if _HAS_TIMEOUT_CM:
     _TimedOut: type[BaseException] = TimeoutError
 else:  # pragma: no cover - Python 3.10
     from asyncio import TimeoutError as _TimedOut
-
-
-@dataclass
-class RunOptions:
-    """How to run a suite.
-
-    Args:
-        concurrency: cases in flight at once (``-j``).
-        repeat: attempts per case (``--repeat``); pass rate, pass@k and pass^k are reported when > 1.
-        timeout: seconds for one target call, retries included (None: the suite's, else 300).
-        cache: reuse cached target replies (``--no-cache`` turns this off).
-        resume: run id to continue; its committed cases are skipped.
-        filter: regular expression; only cases whose id or prompt matches run.
-        allow_unmeasured: cases where no metric gave a verdict do not fail the run
-            (``--allow-unmeasured``); they are still counted and shown as unmeasured, never as passed.
-        executor: runs the cases elsewhere and hands their values back to be stored here (an object with
-            ``async drain(engine, run_id, jobs)``, e.g. ``agentunit.scale.RayExecutor``); None: in this process.
-        processes: processes a run that awaits nothing is split across (``--processes``; None: one per
-            usable CPU, up to 4, from 1,000 cases on; see ``agentunit.core.shards``).
-        report_lines: make the JSON report's case lines while cases are stored (False when no JSON report
-            will be written, as ``agentunit run`` without ``--output``: a report written anyway reads the
-            database; the console's statistics are counted either way).
-    """
-
-    concurrency: int = 8
-    repeat: int = 1
-    timeout: float | None = None
-    cache: bool = True
-    resume: str | None = None
-    filter: str | None = None
-    allow_unmeasured: bool = False
-    executor: Any = None
-    processes: int | None = None
-    report_lines: bool = True
-
-
-@dataclass
-class RunResult:
-    """A finished (or interrupted) run: ids, summary and access to every case result in the store."""
-
-    run_id: str
-    suite: str
-    started_at: str
-    finished_at: str | None
-    status: str
-    summary: dict[str, Any]
-    store: Store = field(repr=False)
-    # The report lines and tallies made while the run executed here (None: reports read the store).
-    spool: ReportSpool | None = field(default=None, repr=False, compare=False)
-
-    @property
-    def passed(self) -> bool:
-        """No case failed or errored, and none was unmeasured unless the run allows it."""
-        s = self.summary
-        unmeasured_ok = s.get("unmeasured", 0) == 0 or s.get("allow_unmeasured", False)
-        return s["failed"] == 0 and s["errored"] == 0 and unmeasured_ok
-
-    @property
-    def exit_code(self) -> int:
-        return 0 if self.passed else 1
-
-    def iter_cases(self) -> Iterator[dict[str, Any]]:
-        return self.store.iter_cases(self.run_id)
-
-    @property
-    def cases(self) -> list[dict[str, Any]]:
-        return list(self.iter_cases())
-
-    def to_dict(self) -> dict[str, Any]:
-        """The ``--output`` JSON document (see docs/results.md)."""
-        from agentunit.reporting.json_report import report_dict
-
-        return report_dict(self)
-
-
-def new_run_id() -> str:
-    return datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S") + "-" + os.urandom(3).hex()
 
 
 def _now_iso() -> str:
@@ -183,7 +106,7 @@ class Engine:
         if self.runs_inline():
             self._inline = True
             try:
-                return _drive(self.run())
+                return drive(self.run())
             finally:
                 self._inline = False
         from agentunit.core.sync import run_blocking
@@ -616,17 +539,6 @@ def _meter_options(metrics: list[Any]) -> dict[str, Any] | None:
     if tdp:
         options["cpu_tdp_watts"] = float(tdp)
     return options
-
-
-def _drive(coroutine: Any) -> Any:
-    """The value of a coroutine that finishes without suspending, stepped without an event loop."""
-    try:
-        coroutine.send(None)
-    except StopIteration as done:
-        return done.value
-    coroutine.close()  # its `finally` blocks run: the run is recorded as interrupted
-    raise RuntimeError("a run driven without an event loop awaited something that suspends "
-                       "(Engine.runs_inline() was wrong for this target or metric)")
 
 
 def _scripted_conversation(case: DatasetCase) -> bool:

@@ -32,7 +32,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agentunit._scratch import remove_folder, scratch_folder, temporary_folder
-from agentunit.core.forking import end_with_parent, usable_cpus
+from agentunit.core.forking import SHARDED_FROM, end_with_parent, usable_cpus
+from agentunit.core.inline import drive
 
 if TYPE_CHECKING:
     import mmap
@@ -58,8 +59,6 @@ _FOLDER_PREFIX = "agentunit-shards-"  # then the id of the process whose run it 
 
 def shard_bounds(engine: Engine) -> list[int] | None:
     """The first case index of each range after the first (None: the run stays in this process)."""
-    from agentunit.core.engine import SHARDED_FROM
-
     options, cases = engine.options, getattr(engine.suite, "case_count", None)
     wanted = options.processes
     if wanted is None:  # below SHARDED_FROM cases, forking costs more than a second core saves
@@ -102,8 +101,9 @@ def run_sharded(engine: Engine, run_id: str, jobs: Iterator[tuple[int, DatasetCa
             if resident is None:
                 continue
             (folder / str(first)).mkdir()
-            order = {"run_id": run_id, "first": first, "stop": stop, "place": str(folder / str(first)),
-                     "store": str(engine.store.path), "batch_size": batch_size, "options": engine.options,
+            order = {"engine": type(engine), "run_id": run_id, "first": first, "stop": stop,
+                     "place": str(folder / str(first)), "store": str(engine.store.path), "batch_size": batch_size,
+                     "options": engine.options,
                      "spool": None if engine._report_spool is None else engine._report_spool.range_settings(first)}
             pid = resident.pid
             if resident.run(order):
@@ -191,12 +191,10 @@ def _counted(counts: mmap.mmap) -> int:
 
 def _run_range(engine: Engine, run_id: str, jobs: Iterator[tuple[int, DatasetCase, int]], stop: int | None) -> None:
     """Run the jobs before case index ``stop`` (None: all of them)."""
-    from agentunit.core.engine import _drive
-
     for seq, case, repeat in jobs:
         if stop is not None and seq >= stop:
             break
-        _drive(engine._run_one(run_id, seq, case, repeat))
+        drive(engine._run_one(run_id, seq, case, repeat))
 
 
 def _child(engine: Engine, run_id: str, first: int, stop: int | None, place: Path,  # pragma: no cover
@@ -231,13 +229,12 @@ def run_resident(suite: Any, cases: list[DatasetCase], order: dict[str, Any]) ->
     would — an engine of the same options over the same suite, its run state and media limits set as the run
     sets them — into the run's database and a spool of its own, and write what the parent takes in. The exit
     code (the parent runs the range itself after a failure)."""
-    from agentunit.core.engine import Engine
     from agentunit.media.limits import MediaLimits, use_limits
     from agentunit.metrics.base import begin_run_state
     from agentunit.reporting.spool import ReportSpool
 
     try:
-        engine = Engine(suite, None, order["options"], target=suite.build_target())  # type: ignore[arg-type]
+        engine = order["engine"](suite, None, order["options"], target=suite.build_target())  # the run's class
         engine._inline, engine._judged, engine.run_id = True, False, order["run_id"]
         begin_run_state()
         use_limits(MediaLimits.for_suite(suite.options, suite.media_dir))

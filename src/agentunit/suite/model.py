@@ -264,6 +264,13 @@ class Suite:
         if nameless:
             self.problems.raise_if_any()
 
+    def reads_in_ranges(self) -> bool:
+        """Whether this suite's cases are built one per raw record, as ``Suite`` reads them (not a subclass's
+        way), so that helper processes may each read a range of the records (``agentunit.suite.split``)."""
+        cls = type(self)
+        return (cls._located_cases is Suite._located_cases and cls._raw_cases is Suite._raw_cases
+                and self.prebuilt_cases is None and self.variants is None and self.calibration is None)
+
     def validate(self, *, require_target: bool = False, processes: int | None = 1, resident: bool = False,
                  meanwhile: Callable[[], None] | None = None) -> int:
         """Read every case once; raise SuiteError with all problems, else return the case count.
@@ -289,7 +296,8 @@ class Suite:
         if processes != 1 and (processes is not None or self.case_files or len(self.inline_cases) >= split_from):
             from agentunit.suite.split import start_helpers
 
-            helpers = start_helpers(self, processes, require_target, resident=resident)
+            helpers = start_helpers(self, processes, require_target, split_from=split_from,
+                                    keep_up_to=KEEP_VALIDATED_CASES, resident=resident)
         if not helpers:
             if meanwhile is not None:
                 meanwhile()

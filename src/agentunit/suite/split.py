@@ -105,27 +105,26 @@ class Resident:
             self.orders = -1
 
 
-def start_helpers(suite: Suite, processes: int | None, require_target: bool, *,
-                  resident: bool = False) -> list[Helper]:
+def start_helpers(suite: Suite, processes: int | None, require_target: bool, *, split_from: int,
+                  keep_up_to: int, resident: bool = False) -> list[Helper]:
     """Fork the helpers for ``suite``'s later ranges ([] when it is validated in this process alone).
 
     ``processes``: how many processes validate (None: one per usable CPU, up to ``MAX_PROCESSES``, from
-    ``agentunit.suite.model.SPLIT_FROM`` estimated cases — ``RESIDENT_FROM`` with ``resident`` —; 1: this
-    process alone). ``resident``: a helper may keep its range and run it (see the module docstring).
+    ``split_from`` estimated cases; 1: this process alone). ``keep_up_to``: the most cases a process keeps
+    in memory (more go to a spool). ``resident``: a helper may keep its range and run it (see the module
+    docstring). The suite decides whether its cases can be read in ranges (``Suite.reads_in_ranges``).
     """
-    if processes == 1 or not _splittable_source(suite) or not may_fork():
+    if processes == 1 or not suite.reads_in_ranges() or not may_fork():
         return []
     estimate = estimated_cases(suite)
-    # Below SPLIT_FROM cases a helper costs more (a fork, a spool) than it saves.
-    from agentunit.suite.model import KEEP_VALIDATED_CASES, RESIDENT_FROM, SPLIT_FROM
-
+    # Below split_from cases a helper costs more (a fork, a spool) than it saves.
     wanted = processes if processes is not None else \
-        min(MAX_PROCESSES, usable_cpus()) if estimate >= (RESIDENT_FROM if resident else SPLIT_FROM) else 1
+        min(MAX_PROCESSES, usable_cpus()) if estimate >= split_from else 1
     count = min(wanted, estimate)
     if count < 2:
         return []
     here = round(estimate * HERE_SHARE / (HERE_SHARE + count - 1))
-    if here > KEEP_VALIDATED_CASES:  # spooled here too: every range costs the same
+    if here > keep_up_to:  # spooled here too: every range costs the same
         here = estimate // count
     bounds = [here + (estimate - here) * k // (count - 1) for k in range(count - 1)]
     shared = suite.suite_metrics + suite.default_metrics
@@ -153,7 +152,7 @@ def start_helpers(suite: Suite, processes: int | None, require_target: bool, *,
                 for fd in (ready, orders, *(h.ready for h in helpers), *(h.orders for h in helpers)):
                     if fd >= 0:
                         os.close(fd)
-                _helper(suite, first, stop, spool, ids, result, require_target, readied, ordered, parent)
+                _helper(suite, first, stop, spool, ids, result, require_target, readied, ordered, parent, keep_up_to)
             os.close(readied)
             if ordered >= 0:
                 os.close(ordered)
@@ -252,16 +251,9 @@ def estimated_cases(suite: Suite) -> int:
     return count
 
 
-def _splittable_source(suite: Suite) -> bool:
-    """Whether the suite's cases are built one per raw record, as ``Suite`` reads them (not a subclass's way)."""
-    from agentunit.suite.model import Suite
-
-    return (type(suite)._located_cases is Suite._located_cases and type(suite)._raw_cases is Suite._raw_cases
-            and suite.prebuilt_cases is None and suite.variants is None and suite.calibration is None)
-
-
 def _helper(suite: Suite, first: int, stop: int | None, spool: CaseSpool, ids: IO[bytes],  # pragma: no cover
-            result: IO[bytes], require_target: bool, readied: int, ordered: int, parent: int) -> None:
+            result: IO[bytes], require_target: bool, readied: int, ordered: int, parent: int,
+            keep_up_to: int) -> None:
     """In the forked process: validate the range into ``spool``, write its ids and result, say so on
     ``readied``, and exit (code 0 only for a clean range) without running the parent's clean-up — or, given
     an ``ordered`` pipe and a range it may keep, keep its cases and run them when the order comes.
@@ -271,8 +263,6 @@ def _helper(suite: Suite, first: int, stop: int | None, spool: CaseSpool, ids: I
     needs ctypes: ~1.5 ms before the first case, so a resident helper asks for it only while it waits for
     its order); waiting, it reads the end of its pipe.
     """
-    from agentunit.suite.model import KEEP_VALIDATED_CASES
-
     code = 1
     try:
         signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C stops the parent, which ends this one
@@ -287,7 +277,7 @@ def _helper(suite: Suite, first: int, stop: int | None, spool: CaseSpool, ids: I
 
         kept: list[Any] | None = [] if ordered >= 0 else None
         found = suite._validate_range(first, stop, spool, require_target, emit, _ID_CHUNK, keep=kept,
-                                      keep_up_to=KEEP_VALIDATED_CASES)
+                                      keep_up_to=keep_up_to)
         if found is not None:
             count, awaits, splittable = found
             resident = kept is not None and len(kept) == count and not awaits and splittable
