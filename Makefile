@@ -32,7 +32,7 @@ demo: $(VENV)/.core
 	@echo "to type plain 'agentunit' in this shell, then 'agentunit init' to start a suite of your own."
 
 lint: setup
-	$(VENV)/bin/ruff check src tests bench examples
+	$(VENV)/bin/ruff check src tests bench examples tools
 
 models: setup
 	$(VENV)/bin/agentunit models install embeddings judge perplexity asr asr-tiny-en brisque
