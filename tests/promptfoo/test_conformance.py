@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from agentunit import check
+from agentunit.errors import MetricConfigError
 from agentunit.promptfoo.assertions import convert_assertion, split_values
 from agentunit.suite.problems import Problems
 
@@ -23,6 +24,8 @@ XML = "test/assertions/xml.test.ts"
 REFUSAL = "test/assertions/refusal.test.ts"
 TRAJ = "src/assertions/trajectory.ts"
 CONTAINS = "src/assertions/contains.ts"
+SQL = "src/assertions/sql.ts isSql"
+XML_VALUE = "src/assertions/xml.ts handleIsXml"
 FUNC = "src/providers/openai/util.ts validateFunctionCall"
 
 
@@ -295,3 +298,83 @@ def test_the_table_covers_every_new_type() -> None:
             "trajectory:step-count", "is-valid-openai-function-call", "is-valid-openai-tools-call", "meteor",
             "is-xml", "contains-xml", "contains-any", "contains-all"} <= kinds
     assert len(ROWS) >= 100
+
+
+# -- the same assertions written in an agentunit suite (issue 52) ------------------------------------------
+# promptfoo's assertion types are agentunit metric names; written natively ({metric: contains-any, value:
+# "…"}, or a CSV ``__expected`` cell) they must give promptfoo's verdict too, not only through the reader.
+NATIVE_TYPES = {"contains-any", "contains-all", "icontains-any", "icontains-all", "is-xml", "contains-xml",
+                "is-sql", "contains-sql"}
+REFUSED = "refused"  # promptfoo's handler throws: an error result there, a config error here
+
+
+def run_native(assertion: dict[str, Any], output: Any):
+    spec = {"metric": assertion["type"], **({"value": assertion["value"]} if "value" in assertion else {})}
+    return check(output, spec)
+
+
+def run_reader(assertion: dict[str, Any], output: Any):
+    """``run``, with a value the reader refuses (a problem, no entry) raised as a config error."""
+    problems = Problems(file="promptfooconfig.yaml")
+    entry = convert_assertion(assertion, ("tests", 0, "assert", 0), problems, variables={}, base_dir=Path("."))
+    if entry is None:
+        raise MetricConfigError("; ".join(p.message for p in problems.errors))
+    return check(output, {"metric": entry["type"], **{k: v for k, v in entry.items() if k in ("value", "config")}})
+
+
+def _verdict(runner, assertion: dict[str, Any], output: Any) -> bool | str:
+    try:
+        result = runner(assertion, output)
+    except MetricConfigError:
+        return REFUSED
+    assert result.error is None, result.error
+    return result.passed
+
+
+# Verdicts derived from promptfoo's code: contains-any/-all split a string with parseCommaSeparatedValues
+# (src/util/parseCommaSeparatedValues.ts: JavaScript white space skipped around commas and trimmed from
+# unquoted fields, empty fields dropped, \" and "" inside quotes); is-sql parses with node-sql-parser under
+# `value.databaseType || 'MySQL'` (src/assertions/sql.ts); is-xml/contains-xml take a string (split on
+# commas), an array, or an object whose requiredElements is an array, require nothing for [] or {}, and
+# throw for any other object (src/assertions/xml.ts handleIsXml).
+ISSUE_52_ROWS: list[tuple[dict[str, Any], Any, bool | str, str]] = [
+    ({"type": "icontains-any", "value": ",WORLD,,"}, "", False, CONTAINS),          # one item, WORLD
+    ({"type": "contains-any", "value": "red,,blue"}, "green", False, CONTAINS),     # no empty item to find
+    ({"type": "contains-any", "value": 'foo,\t"hello, world"'}, "say hello, world", True, CONTAINS),
+    ({"type": "contains-all", "value": '"say \\"hi\\"",b'}, 'b: say "hi"', True, CONTAINS),
+    ({"type": "contains-all", "value": "alpha,\tbeta"}, "alpha beta", True, CONTAINS),
+    ({"type": "contains-all", "value": "alpha ,beta"}, "alpha,beta", True, CONTAINS),  # trimmed both sides
+    ({"type": "icontains-all", "value": "alpha,\u00a0BETA"}, "Alpha beta", True, CONTAINS),  # JS trim: NBSP
+    ({"type": "contains-any", "value": '"a" ,b'}, "b", True, CONTAINS),              # space after the quote
+    ({"type": "is-sql"}, "SELECT * FROM `employees` WHERE `id` = 1", True, SQL),
+    ({"type": "is-sql"}, "SELECT * FROM `employees", False, SQL),
+    ({"type": "is-sql"}, "SELECT first_name last_name FROM employees", False, SQL),
+    ({"type": "is-sql"}, "SELECT id FROM users WHERE name ILIKE 'x%'", False, SQL),
+    ({"type": "is-sql", "value": {"allowedTables": ["select::null::orders"]}}, "SELECT * FROM `orders`", True, SQL),
+    ({"type": "contains-sql"}, "Query:\n```sql\nSELECT a b FROM t\n```", False, SQL),
+    ({"type": "is-xml", "value": {}}, "<root><child>x</child></root>", True, XML_VALUE),
+    ({"type": "is-xml", "value": []}, "<root><child>x</child></root>", True, XML_VALUE),
+    ({"type": "is-xml", "value": {"requiredElements": []}}, "<root><child>x</child></root>", True, XML_VALUE),
+    ({"type": "is-xml", "value": {"requiredElements": "root.child"}}, "<root><child>x</child></root>", REFUSED,
+     XML_VALUE),
+    ({"type": "is-xml", "value": {"requiredElements": {"root": "child"}}}, "<root><child>x</child></root>", REFUSED,
+     XML_VALUE),
+    ({"type": "contains-xml", "value": {"requiredElements": {"root.child": True}}}, "<root><child>x</child></root>",
+     REFUSED, XML_VALUE),
+]
+
+
+@pytest.mark.parametrize(("assertion", "output", "expected", "source"), ISSUE_52_ROWS,
+                         ids=[f"{i}-{r[0]['type']}" for i, r in enumerate(ISSUE_52_ROWS)])
+@pytest.mark.parametrize("runner", [run_reader, run_native], ids=["reader", "native"])
+def test_issue_52_rows_through_the_reader_and_natively(runner, assertion, output, expected, source) -> None:
+    assert _verdict(runner, assertion, output) == expected, source
+
+
+@pytest.mark.parametrize(("assertion", "output", "passed"),
+                         [(r[0], r[1], r[2]) for r in ROWS if r[0]["type"].removeprefix("not-") in NATIVE_TYPES]
+                         + SQL_ROWS)
+def test_promptfoos_rows_written_natively_give_its_verdict(assertion, output, passed) -> None:
+    result = run_native(assertion, output)
+    assert result.error is None, result.error
+    assert result.passed is passed, result.reason

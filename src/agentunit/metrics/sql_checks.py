@@ -108,7 +108,7 @@ class _SqlMetric(Metric):
         try:
             statements = [s for s in sqlglot.parse(sql, read=self._dialect) if s is not None]
         except (ParseError, TokenError) as exc:
-            return False, f"not valid {self._dialect or 'SQL'}: {str(exc).splitlines()[0][:200]}", {}
+            return False, f"not valid {self._dialect}: {str(exc).splitlines()[0][:200]}", {}
         if not statements:
             return False, "no SQL statement", {}
         kinds = tuple(getattr(exp, n) for n in ("Query", "DML", "DDL", "Alter", "Merge", "Show", "Describe", "Use",
@@ -116,10 +116,9 @@ class _SqlMetric(Metric):
         for statement in statements:
             if not isinstance(statement, kinds):
                 return False, f"{statement.sql()[:60]!r} is not a SQL statement", {}
-        if self._dialect is not None:
-            problem = _dialect_problem(sql, statements, self._dialect, exp)
-            if problem:
-                return False, f"not valid {self._dialect}: {problem}", {}
+        problem = _dialect_problem(sql, statements, self._dialect, exp)
+        if problem:
+            return False, f"not valid {self._dialect}: {problem}", {}
         detail: dict[str, Any] = {"statements": [type(s).__name__.lower() for s in statements]}
         violations = []
         for statement in statements:
@@ -127,7 +126,7 @@ class _SqlMetric(Metric):
         if violations:
             detail["violations"] = violations
             return False, "not allowed: " + "; ".join(violations), detail
-        return True, f"valid {self._dialect or 'SQL'} ({', '.join(detail['statements'])})", detail
+        return True, f"valid {self._dialect} ({', '.join(detail['statements'])})", detail
 
     def _violations(self, statement: Any, exp: Any) -> list[str]:
         operation = type(statement).__name__.lower()
@@ -237,9 +236,13 @@ def _code_only(sql: str, dialect: str) -> str:
                     if t.token_type not in (TokenType.STRING, TokenType.NATIONAL_STRING))
 
 
-def _dialect(name: Any) -> str | None:
+DEFAULT_DIALECT = "mysql"  # promptfoo's src/assertions/sql.ts: databaseType = value.databaseType || 'MySQL'
+
+
+def _dialect(name: Any) -> str:
+    """The sqlglot dialect for a ``databaseType``/``dialect``; MySQL when none is named, as promptfoo."""
     if name in (None, ""):
-        return None
+        return DEFAULT_DIALECT
     from sqlglot.dialects.dialect import Dialect
 
     key = str(name).lower().replace(" ", "").replace("-", "")
@@ -255,13 +258,13 @@ def _dialect(name: Any) -> str | None:
           example="{metric: is-sql, value: {databaseType: PostgreSQL, allowedTables: [users, orders]}}")
 class IsSql(_SqlMetric):
     """Pass when the whole output parses as SQL statements (sqlglot; ``databaseType``/``dialect``
-    picks the dialect) and every table/column is in ``allowedTables``/``allowedColumns`` when given.
+    picks the dialect, MySQL when none is named, as promptfoo) and every table/column is in
+    ``allowedTables``/``allowedColumns`` when given.
 
-    With a dialect, what that database would refuse and sqlglot's lenient parser reads anyway fails too
-    (as promptfoo's node-sql-parser does per ``databaseType``; promptfoo configs default to MySQL): a
-    SELECT without columns, two bare names in a row in a select list (a missing comma), DELETE without
-    FROM (MySQL, PostgreSQL, SQLite), ILIKE and generate_series under MySQL, ``LOCK IN SHARE MODE``
-    outside MySQL.
+    What that database would refuse and sqlglot's lenient parser reads anyway fails too (as promptfoo's
+    node-sql-parser does per ``databaseType``): a SELECT without columns, two bare names in a row in a
+    select list (a missing comma), DELETE without FROM (MySQL, PostgreSQL, SQLite), ILIKE and
+    generate_series under MySQL, ``LOCK IN SHARE MODE`` outside MySQL.
 
     Allow-list entries are ``name``, ``qualifier.name`` or promptfoo's ``op::qualifier::name``
     (``select::null::users``; the operation may be a regular expression, ``(select|update)``); an UPDATE's

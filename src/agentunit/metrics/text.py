@@ -73,17 +73,97 @@ class IContains(Metric):
                            reason=f"{_preview(needle)} {'found' if found else 'not found'} (ignoring case)")
 
 
+# The characters JavaScript's ``\s`` and ``String.prototype.trim`` treat as white space.
+_JS_SPACE = ("\t\n\v\f\r \u00a0\u1680" + "".join(map(chr, range(0x2000, 0x200B)))
+             + "\u2028\u2029\u202f\u205f\u3000\ufeff")
+
+
+def split_values(value: str) -> list[str]:
+    """A string value split as promptfoo's ``parseCommaSeparatedValues`` (src/util/
+    parseCommaSeparatedValues.ts) splits it: fields separated by commas, trimmed of white space;
+    empty fields and repeated commas dropped; a quoted field keeps its commas and spaces, with ``""``
+    and ``\\"`` for a quote and ``\\\\`` for a backslash (quotes inside an unquoted field are kept as
+    written). Raises ValueError for an unterminated quote or text after a closing quote, as promptfoo
+    does. White space is JavaScript's (``\\s``, ``trim``)."""
+    results: list[str] = []
+    i, n = 0, len(value)
+    while i < n:
+        while i < n and (value[i] in _JS_SPACE or value[i] == ","):
+            i += 1
+        if i >= n:
+            break
+        if value[i] != '"':
+            end = value.find(",", i)
+            end = n if end == -1 else end
+            results.append(value[i:end].strip(_JS_SPACE))
+            i = end
+            continue
+        i += 1
+        chars: list[str] = []
+        while True:
+            if i >= n:
+                raise ValueError("unterminated quoted field")
+            if value[i] == "\\" and i + 1 < n and value[i + 1] in ('"', "\\"):
+                chars.append(value[i + 1])
+                i += 2
+            elif value[i] == '"' and i + 1 < n and value[i + 1] == '"':
+                chars.append('"')
+                i += 2
+            elif value[i] == '"':
+                i += 1
+                break
+            else:
+                chars.append(value[i])
+                i += 1
+        results.append("".join(chars))
+        while i < n and value[i] in _JS_SPACE:
+            i += 1
+        if i < n and value[i] != ",":
+            raise ValueError("expected a comma after a quoted field")
+    return results
+
+
+def _js_string(value: Any) -> str:
+    """An item as JavaScript's ``String(v)`` writes the scalars YAML gives (``true``, ``null``, ``1``)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e21:
+        return str(int(value))
+    return _as_text(value)
+
+
+def list_items(value: Any, what: str) -> list[str]:
+    """The items of a -any/-all value: a list's items, or a string split as promptfoo splits it
+    (``split_values``); a value with no items, or malformed quoting, is a config error."""
+    if isinstance(value, str):
+        try:
+            items = split_values(value)
+        except ValueError as exc:
+            raise MetricConfigError(f"{what} {value!r} is not a valid comma-separated list: {exc}; quote items "
+                                    'holding commas: a, "b, c", d (\\" or "" for a quote)') from None
+        if not items:
+            raise MetricConfigError(f"{what} needs at least one item")
+        return items
+    if isinstance(value, list):
+        if not value:
+            raise MetricConfigError(f"{what} needs at least one item")
+        return [_js_string(v) for v in value]
+    return as_list(value, what)
+
+
 class _ListContains(Metric):
-    """Shared algorithm of the -any/-all substring metrics."""
+    """Shared algorithm of the -any/-all substring metrics (promptfoo's src/assertions/contains.ts)."""
 
     require_all: ClassVar[bool] = False
     ignore_case: ClassVar[bool] = False
 
     def setup(self) -> None:
-        self._needles = as_list(self.value, f"{self.name} value") if self.value is not None else None
+        self._needles = list_items(self.value, f"{self.name} value") if self.value is not None else None
 
     def evaluate(self, case, trace, outcome) -> MetricResult:
-        needles = self._needles if self._needles is not None else as_list(case.expected_output, "expected_output")
+        needles = self._needles if self._needles is not None else list_items(case.expected_output, "expected_output")
         haystack = outcome.output.casefold() if self.ignore_case else outcome.output
         found = [n for n in needles if (n.casefold() if self.ignore_case else n) in haystack]
         missing = [n for n in needles if n not in found]
@@ -100,8 +180,10 @@ class _ListContains(Metric):
 class ContainsAny(_ListContains):
     """Pass when at least one of the values occurs in the output (case-sensitive).
 
-    The value is a list, or a string split CSV-style: ``a, "b, c"`` is two items; malformed quoting
-    is a suite error.
+    The value is a list, or a string split as promptfoo splits it (for every -any/-all metric):
+    commas separate items trimmed of white space, empty items are dropped (``,WORLD,,`` is one item),
+    a quoted item keeps its commas (``a, "b, c"`` is two items; ``""`` or ``\\"`` inside for a quote);
+    malformed quoting, or no item at all, is a suite error.
     """
 
 

@@ -39,18 +39,36 @@ def parse_xml(text: str) -> tuple[Any | None, str | None]:
 
 
 def _required_paths(value: Any) -> list[list[tuple[str, int | None]]]:
+    """The required element paths, read as promptfoo's handleIsXml (src/assertions/xml.ts) reads the
+    value: none for no value, an empty list or an empty mapping; a string split on commas; a list; or
+    ``{requiredElements: [...]}``, whose ``requiredElements`` must be a list (promptfoo throws for a
+    string or a mapping there, and so does this: a config error)."""
     if value is None:
         return []
     if isinstance(value, dict):
+        if not value:
+            return []
         unknown = set(value) - {"requiredElements"}
         if unknown:
             raise MetricConfigError(f"unknown XML option(s) {sorted(unknown)}; use requiredElements")
-        value = value.get("requiredElements")
+        value = value["requiredElements"]
+        if not isinstance(value, list):
+            raise MetricConfigError(
+                f"requiredElements must be a list of element paths, got {type(value).__name__} {value!r} "
+                "(promptfoo refuses it too); write requiredElements: [root.a, root.b], or the value root.a,root.b")
+    if isinstance(value, str):
+        value = [part.strip() for part in value.split(",")]  # promptfoo: split(','), trimmed; no quoting
+    elif isinstance(value, list) and not value:
+        return []
     paths = []
     for path in as_list(value, "requiredElements"):
-        steps = []
+        steps: list[tuple[str, int | None]] = []
         for part in path.strip().split("."):
-            match = _STEP.match(part.strip())
+            part = part.strip()
+            if part.isdigit() and steps and steps[-1][1] is None:  # promptfoo's index step: root.item.1
+                steps[-1] = (steps[-1][0], int(part))
+                continue
+            match = _STEP.match(part)
             if not match:
                 raise MetricConfigError(f"bad element path {path!r}: use dot paths like root.items.item[0]")
             steps.append((match.group(1), int(match.group(2)) if match.group(2) else None))
@@ -103,8 +121,10 @@ class _XmlMetric(Metric):
 class IsXml(_XmlMetric):
     """Pass when the whole output (surrounding whitespace trimmed) is well-formed XML and every
     ``requiredElements`` dot path exists (``root.child.item[1]``: the root tag first, then child tags;
-    ``[i]`` picks the i-th same-named child, 0-based). Entity declarations and external references
-    are refused (billion-laughs protection)."""
+    ``[i]``, or promptfoo's ``.i`` step, picks the i-th same-named child, 0-based). The value is
+    ``a.b,a.c``, a list, or ``{requiredElements: [a.b, a.c]}`` (a string or a mapping under
+    ``requiredElements`` is a config error, as promptfoo refuses it); an empty list or mapping requires
+    nothing. Entity declarations and external references are refused (billion-laughs protection)."""
 
     def evaluate(self, case, trace, outcome) -> MetricResult:
         root, problem = parse_xml(outcome.output.strip())

@@ -15,6 +15,7 @@ from typing import Any
 
 from agentunit.core.templating import TemplateError, is_template, render
 from agentunit.metrics.registry import UnknownMetricError, lookup
+from agentunit.metrics.text import split_values  # promptfoo's parseCommaSeparatedValues
 from agentunit.suite.assertion_cells import (  # noqa: F401  (assertion_from_string: this module's API too)
     NO_EQUIVALENT,
     PROMPTFOO_THRESHOLDS,
@@ -31,50 +32,6 @@ ASSERTION_KEYS = ("type", "value", "threshold", "weight", "metric", "config", "a
 SPLIT_TYPES = ("contains-any", "contains-all", "icontains-any", "icontains-all")
 # Types that read the provider's tool/function schemas (provider ``config.tools``/``config.functions``).
 TOOL_SCHEMA_TYPES = {"is-valid-openai-tools-call": "tools", "is-valid-openai-function-call": "functions"}
-
-
-def split_values(value: str) -> list[str]:
-    """A string value split as promptfoo's parseCommaSeparatedValues splits it: fields separated by
-    commas, trimmed; empty fields and repeated commas dropped; a quoted field keeps its commas and
-    spaces, with ``""`` and ``\\"`` for a quote and ``\\\\`` for a backslash (quotes inside an
-    unquoted field are kept as written). Raises ValueError for an unterminated quote or text after a
-    closing quote, as promptfoo does."""
-    results: list[str] = []
-    i, n = 0, len(value)
-    while i < n:
-        while i < n and (value[i].isspace() or value[i] == ","):
-            i += 1
-        if i >= n:
-            break
-        if value[i] != '"':
-            end = value.find(",", i)
-            end = n if end == -1 else end
-            results.append(value[i:end].strip())
-            i = end
-            continue
-        i += 1
-        chars: list[str] = []
-        while True:
-            if i >= n:
-                raise ValueError("unterminated quoted field")
-            if value[i] == "\\" and i + 1 < n and value[i + 1] in ('"', "\\"):
-                chars.append(value[i + 1])
-                i += 2
-            elif value[i] == '"' and i + 1 < n and value[i + 1] == '"':
-                chars.append('"')
-                i += 2
-            elif value[i] == '"':
-                i += 1
-                break
-            else:
-                chars.append(value[i])
-                i += 1
-        results.append("".join(chars))
-        while i < n and value[i].isspace():
-            i += 1
-        if i < n and value[i] != ",":
-            raise ValueError("expected a comma after a quoted field")
-    return results
 
 
 def convert_assertion(entry: Any, key_path: tuple[Any, ...], problems: Problems, *, variables: dict[str, Any],
@@ -166,12 +123,6 @@ def convert_assertion(entry: Any, key_path: tuple[Any, ...], problems: Problems,
                 return None
     if name in ("is-xml", "contains-xml") and "value" in out:
         out["value"] = xml_paths(out["value"])
-    if name in ("is-sql", "contains-sql"):  # promptfoo checks MySQL syntax unless told otherwise
-        given = out.get("value")
-        if given is None:
-            out["value"] = {"databaseType": "MySQL"}
-        elif isinstance(given, dict) and "databaseType" not in given and "dialect" not in given:
-            out["value"] = {**given, "databaseType": "MySQL"}
     if name == "meteor":  # promptfoo reads alpha/beta/gamma on the assertion itself
         extra = {k: entry[k] for k in ("alpha", "beta", "gamma") if k in entry}
         if extra:
@@ -229,7 +180,7 @@ def xml_paths(value: Any) -> Any:
                 steps.append(part)
         return ".".join(steps)
 
-    if isinstance(value, dict) and "requiredElements" in value:
+    if isinstance(value, dict) and isinstance(value.get("requiredElements"), list):  # else the metric refuses it
         return {**value, "requiredElements": xml_paths(value["requiredElements"])}
     if isinstance(value, str):
         return [one(p) for p in value.split(",") if p.strip()]
