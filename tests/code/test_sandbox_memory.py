@@ -8,6 +8,7 @@ import time
 
 import pytest
 
+import agentunit.code._memory as memory_module
 import agentunit.code.sandbox as sandbox_module
 from agentunit.code import Limits
 from tests.code.sandboxing import requires_bwrap, run
@@ -75,22 +76,22 @@ def test_limits_never_exceed_a_share_of_the_machine(monkeypatch):
 def test_the_cgroup_of_agentunit_is_found_from_proc():
     mountinfo = ("30 1 0:26 / /sys/fs/cgroup rw,nosuid - cgroup2 cgroup2 rw\n"
                  "31 1 0:27 / /proc rw - proc proc rw\n")
-    assert sandbox_module._own_cgroup_dir(mountinfo, "0::/user.slice/run.scope\n") == \
+    assert memory_module._own_cgroup_dir(mountinfo, "0::/user.slice/run.scope\n") == \
         "/sys/fs/cgroup/user.slice/run.scope"
-    assert sandbox_module._own_cgroup_dir(mountinfo, "0::/\n") == "/sys/fs/cgroup"
+    assert memory_module._own_cgroup_dir(mountinfo, "0::/\n") == "/sys/fs/cgroup"
     hybrid = "41 31 0:38 / /sys/fs/cgroup/unified rw,relatime - cgroup2 cgroup2 rw\n"
-    assert sandbox_module._own_cgroup_dir(hybrid, "4:memory:/x\n0::/\n") == "/sys/fs/cgroup/unified"
-    assert sandbox_module._own_cgroup_dir(mountinfo, "4:memory:/x\n") is None  # cgroup v1 only
-    assert sandbox_module._own_cgroup_dir("31 1 0:27 / /proc rw - proc proc rw\n", "0::/\n") is None
+    assert memory_module._own_cgroup_dir(hybrid, "4:memory:/x\n0::/\n") == "/sys/fs/cgroup/unified"
+    assert memory_module._own_cgroup_dir(mountinfo, "4:memory:/x\n") is None  # cgroup v1 only
+    assert memory_module._own_cgroup_dir("31 1 0:27 / /proc rw - proc proc rw\n", "0::/\n") is None
 
 
 def test_a_cgroup_serves_only_with_memory_and_pids_for_its_children(tmp_path, monkeypatch):
-    monkeypatch.setattr(sandbox_module, "_own_cgroup_dir", lambda: str(tmp_path))
+    monkeypatch.setattr(memory_module, "_own_cgroup_dir", lambda: str(tmp_path))
     (tmp_path / "cgroup.controllers").write_text("cpu io memory pids\n")
     (tmp_path / "cgroup.subtree_control").write_text("memory pids\n")
-    assert sandbox_module._cgroup_parent.__wrapped__() == str(tmp_path)
+    assert memory_module._cgroup_parent.__wrapped__() == str(tmp_path)
     (tmp_path / "cgroup.controllers").write_text("cpu io hugetlb\n")  # the memory controller is on cgroup v1
-    assert sandbox_module._cgroup_parent.__wrapped__() is None
+    assert memory_module._cgroup_parent.__wrapped__() is None
 
 
 def _fake_cgroups(monkeypatch, folder, procs=None):
@@ -107,8 +108,8 @@ def _fake_cgroups(monkeypatch, folder, procs=None):
                 open(os.path.join(path, "cgroup.procs"), "w").close()
 
     monkeypatch.setattr(os, "mkdir", mkdir_like_the_kernel)
-    monkeypatch.setattr(sandbox_module, "_cgroup_parent", lambda: str(folder))
-    monkeypatch.setattr(sandbox_module, "_cgroups_refused", False)
+    monkeypatch.setattr(memory_module, "_cgroup_parent", lambda: str(folder))
+    monkeypatch.setattr(memory_module, "_cgroups_refused", False)
     monkeypatch.setattr(sandbox_module, "machine_share_mb", lambda: 4096)
 
 
@@ -130,14 +131,14 @@ def test_a_program_that_cannot_enter_its_cgroup_runs_under_the_watch(tmp_path, m
     _fake_cgroups(monkeypatch, tmp_path, procs="/dev/full")  # every write fails (ENOSPC)
     result = run("print('watched')", total_memory_mb=1000)
     assert result.ok and result.stdout == "watched\n" and result.isolation["memory"].startswith("rss-watch:")
-    assert sandbox_module._cgroups_refused  # and from then on, no cgroup is tried
+    assert memory_module._cgroups_refused  # and from then on, no cgroup is tried
 
 
 @requires_bwrap
-@pytest.mark.skipif(sandbox_module._cgroup_parent() is None,
+@pytest.mark.skipif(memory_module._cgroup_parent() is None,
                     reason="no cgroup v2 with memory and pids to delegate here (the rss-watch tests cover the total)")
 def test_the_kernel_holds_the_total_in_a_real_cgroup():
     result = run(_forks(4, 150, 30), timeout=20, memory_mb=200, total_memory_mb=300)
     assert result.isolation["memory"].startswith("cgroup:") and not result.ok and not result.timed_out
     assert "memory: 300 MiB in all for the program's processes (cgroup), killed by the kernel" in result.limits_hit
-    assert not [p for p in os.listdir(sandbox_module._cgroup_parent()) if p.startswith(f"agentunit-{os.getpid()}-")]
+    assert not [p for p in os.listdir(memory_module._cgroup_parent()) if p.startswith(f"agentunit-{os.getpid()}-")]
