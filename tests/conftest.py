@@ -1,4 +1,4 @@
-"""Shared fixtures: offline environment, a fault-injecting HTTP server, helpers to run the CLI."""
+"""Shared fixtures: offline environment, a fault-injecting HTTP agent, local HTTP servers, helpers to run the CLI."""
 
 from __future__ import annotations
 
@@ -6,20 +6,21 @@ import json
 import os
 import subprocess
 import sys
-import threading
 import time
 from collections import defaultdict
-from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+
+from tests.http_helpers import LocalServer, Reply, Request
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 ROOT = Path(__file__).resolve().parent.parent
 
 
-class AgentServer:
+class AgentServer(LocalServer):
     """An HTTP agent on 127.0.0.1 (random port) whose behaviour is chosen by the prompt.
 
     ``ok:TEXT`` → 200 ``{output: TEXT, trusys: {...}}``; ``429once:K`` → one 429 with Retry-After: 1,
@@ -30,71 +31,52 @@ class AgentServer:
 
     def __init__(self) -> None:
         self.hits: dict[str, list[float]] = defaultdict(list)
-        self.requests: list[dict] = []
-        server = self
+        super().__init__(self._answer, path="/agent", protocol="HTTP/1.1")
 
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *args: object) -> None:
-                pass
-
-            def do_POST(self) -> None:
-                length = int(self.headers.get("content-length", 0))
-                body = json.loads(self.rfile.read(length) or b"{}")
-                prompt = str(body.get("prompt", ""))
-                server.requests.append({"headers": dict(self.headers), "body": body, "path": self.path})
-                server.hits[prompt].append(time.monotonic())
-                count = len(server.hits[prompt])
-                kind, _, arg = prompt.partition(":")
-                if kind == "429once" and count == 1:
-                    return self._send(429, b'{"error": "rate limited"}', retry_after="1")
-                if kind == "500twice" and count <= 2:
-                    return self._send(500, b'{"error": "boom"}')
-                if kind == "always500":
-                    return self._send(500, b'{"error": "down"}')
-                if kind == "slow":
-                    time.sleep(float(arg))
-                if kind == "malformed":
-                    return self._send(200, b'{"output": "half', content_type="application/json")
-                if kind == "text":
-                    return self._send(200, arg.encode(), content_type="text/plain")
-                if kind == "badenv":
-                    return self._send(200, json.dumps({"output": "x", "trusys": [1, 2]}).encode())
-                reply = {"output": arg or prompt, "trusys": {
-                    "query": prompt, "context": ["The sky is blue."],
-                    "tool_calls": [{"name": "lookup", "arguments": {"q": arg}, "output": "blue"}],
-                    "plan": ["look up", "answer"], "usage": {"prompt_tokens": 10, "completion_tokens": 5}}}
-                return self._send(200, json.dumps(reply).encode())
-
-            def _send(self, status: int, payload: bytes, content_type: str = "application/json",
-                      retry_after: str | None = None) -> None:
-                self.send_response(status)
-                self.send_header("content-type", content_type)
-                self.send_header("content-length", str(len(payload)))
-                if retry_after:
-                    self.send_header("retry-after", retry_after)
-                self.end_headers()
-                self.wfile.write(payload)
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/agent"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-
-    def __enter__(self) -> AgentServer:
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
+    def _answer(self, request: Request) -> Reply:
+        prompt = str((request.json or {}).get("prompt", ""))
+        self.hits[prompt].append(time.monotonic())
+        count = len(self.hits[prompt])
+        kind, _, arg = prompt.partition(":")
+        if kind == "429once" and count == 1:
+            return Reply(429, b'{"error": "rate limited"}', headers={"retry-after": "1"})
+        if kind == "500twice" and count <= 2:
+            return Reply(500, b'{"error": "boom"}')
+        if kind == "always500":
+            return Reply(500, b'{"error": "down"}')
+        if kind == "slow":
+            time.sleep(float(arg))
+        if kind == "malformed":
+            return Reply(200, b'{"output": "half')
+        if kind == "text":
+            return Reply(200, arg.encode(), content_type="text/plain")
+        if kind == "badenv":
+            return Reply(200, {"output": "x", "trusys": [1, 2]})
+        return Reply(200, {"output": arg or prompt, "trusys": {
+            "query": prompt, "context": ["The sky is blue."],
+            "tool_calls": [{"name": "lookup", "arguments": {"q": arg}, "output": "blue"}],
+            "plan": ["look up", "answer"], "usage": {"prompt_tokens": 10, "completion_tokens": 5}}})
 
 
 @pytest.fixture
 def agent_server() -> Iterator[AgentServer]:
     with AgentServer() as server:
         yield server
+
+
+@pytest.fixture
+def local_server() -> Iterator[Callable[..., LocalServer]]:
+    """``local_server(handler, **options)`` starts a ``LocalServer`` (tests/http_helpers.py) and returns it;
+    every server started is closed after the test."""
+    servers: list[LocalServer] = []
+
+    def start(*args: Any, **kwargs: Any) -> LocalServer:
+        servers.append(LocalServer(*args, **kwargs))
+        return servers[-1]
+
+    yield start
+    for server in servers:
+        server.close()
 
 
 def run_cli(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None,

@@ -9,8 +9,6 @@ metric results before they are stored (a reply cached before a value became a se
 
 import json
 import sys
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -27,6 +25,7 @@ from agentunit.reporting.junit import write_junit
 from agentunit.reporting.markdown import write_markdown
 from agentunit.targets import make_target
 from agentunit.targets._secrets import redact_text
+from tests.http_helpers import LocalServer, Reply
 
 TARGET_SECRET = "tok-7f3a9c2e1d5b"
 JUDGE_SECRET = "sk-judge-4e8b2a6f0c1d"
@@ -101,37 +100,16 @@ def test_a_reply_echoing_a_target_secret_reaches_neither_the_store_the_cache_nor
     assert rerun.cases[0]["cached"] and rerun.cases[0]["output"] == "the token is ***"
 
 
-class EchoServer:
+def _echo_path_and_authorization(request):
     """An HTTP agent that answers with the request's path and Authorization header (a misconfigured proxy,
     a debug endpoint): what the target resolved from ``${ENV}`` comes back in the reply."""
-
-    def __init__(self):
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args):
-                pass
-
-            def do_POST(self):
-                self.rfile.read(int(self.headers.get("content-length", 0)))
-                data = json.dumps({"output": f"{self.path} {self.headers.get('Authorization')}"}).encode()
-                self.send_response(200)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/agent"
-        threading.Thread(target=self.server.serve_forever, args=(0.05,), daemon=True).start()
-
-    def close(self):
-        self.server.shutdown()
-        self.server.server_close()
+    return Reply(200, {"output": f"{request.path} {request.headers.get('Authorization')}"})
 
 
 def test_an_http_target_redacts_the_url_and_header_secrets_it_resolved(tmp_path, monkeypatch):
     monkeypatch.setenv("AU_GUARD_TOKEN", TARGET_SECRET)
     monkeypatch.setenv("AU_GUARD_QUERY_KEY", "qk-5d1e9a7c3b")
-    server = EchoServer()
+    server = LocalServer(_echo_path_and_authorization, path="/agent")
     try:
         result = evaluate({"name": "echoing", "target": {
             "type": "http", "url": server.url + "?key=${AU_GUARD_QUERY_KEY}",

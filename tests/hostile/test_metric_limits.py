@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
@@ -23,6 +21,7 @@ from agentunit.metrics.base import score
 from agentunit.privacy import detectors
 from agentunit.privacy.metrics import PIILeakageMetric
 from agentunit.suite import load_suite
+from tests.http_helpers import LocalServer, Reply
 
 
 def _score(metric, output):
@@ -83,42 +82,10 @@ def test_a_long_text_that_was_searched_in_part_says_so(monkeypatch):
 
 # -- sustainability on a remote target ----------------------------------------------------------------
 
-class _ReportingServer:
-    """An HTTP agent that reports its own energy (``trusys.energy_kwh``) or none."""
-
-    def __init__(self, energy_kwh: float | None):
-        trusys = {} if energy_kwh is None else {"energy_kwh": energy_kwh}
-        payload = json.dumps({"output": "done", "trusys": trusys}).encode()
-
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *args: object) -> None:
-                pass
-
-            def do_POST(self) -> None:
-                self.rfile.read(int(self.headers.get("content-length", 0)))
-                self.send_response(200)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(payload)))
-                self.end_headers()
-                self.wfile.write(payload)
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/agent"
-
-    def __enter__(self) -> _ReportingServer:
-        threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
-
-
 def _sustainability(energy_kwh: float | None, **config):
-    with _ReportingServer(energy_kwh) as server:
+    """Runs against an HTTP agent that reports its own energy (``trusys.energy_kwh``) or none."""
+    reply = Reply(200, {"output": "done", "trusys": {} if energy_kwh is None else {"energy_kwh": energy_kwh}})
+    with LocalServer(lambda request: reply, path="/agent", protocol="HTTP/1.1") as server:
         run = evaluate(cases=[{"id": "one", "query": "go"}], target={"type": "http", "url": server.url},
                        concurrency=1, cache=False,
                        metrics=[{"metric": "energy_consumption", "config": {"threshold_kwh": 0.1, **config}},

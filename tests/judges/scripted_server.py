@@ -3,13 +3,14 @@ keywords in the last message, every request recorded, an optional delay per repl
 
 import json
 import math
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from tests.http_helpers import LocalServer, Reply
 
 
 class ScriptedJudge:
-    """Answers by keywords in the last message; records every request."""
+    """Answers by keywords in the last message; records every request's body in ``requests`` (a
+    ``LocalServer``, ``server``, does the HTTP)."""
 
     def __init__(self):
         self.requests = []
@@ -17,36 +18,21 @@ class ScriptedJudge:
         self.reject_logprobs = False
         self.delay = 0.0  # seconds before each reply, so concurrent requests overlap
         self.pass_probability = 0.8  # P(PASS) of the default PASS/FAIL answer, before "pass"/"The" alternatives
-        outer = self
+        self.server = LocalServer(self._reply, path="/v1")
+        self.url = self.server.url
 
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args):
-                pass
-
-            def do_POST(self):
-                body = json.loads(self.rfile.read(int(self.headers["content-length"])))
-                outer.requests.append(body)
-                time.sleep(outer.delay)
-                if self.path == "/v1/messages":  # Anthropic's Messages API: text only
-                    outer.anthropic_headers.append(dict(self.headers))
-                    text = outer.answer({"messages": body["messages"]})["choices"][0]["message"]["content"]
-                    return self._send(200, {"content": [{"type": "text", "text": text}],
-                                            "usage": {"input_tokens": 40, "output_tokens": 1}})
-                if outer.reject_logprobs and body.get("logprobs"):
-                    return self._send(400, {"error": {"message": "logprobs not supported"}})
-                return self._send(200, outer.answer(body))
-
-            def _send(self, status, payload):
-                data = json.dumps(payload).encode()
-                self.send_response(status)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
-        threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+    def _reply(self, request):
+        body = request.json
+        self.requests.append(body)
+        time.sleep(self.delay)
+        if request.path == "/v1/messages":  # Anthropic's Messages API: text only
+            self.anthropic_headers.append(dict(request.headers))
+            text = self.answer({"messages": body["messages"]})["choices"][0]["message"]["content"]
+            return Reply(200, {"content": [{"type": "text", "text": text}],
+                               "usage": {"input_tokens": 40, "output_tokens": 1}})
+        if self.reject_logprobs and body.get("logprobs"):
+            return Reply(400, {"error": {"message": "logprobs not supported"}})
+        return Reply(200, self.answer(body))
 
     def answer(self, body):
         reply = self._answer(body)
@@ -78,8 +64,7 @@ class ScriptedJudge:
         return _completion("PASS" if p >= 0.5 else "FAIL", top, usage)
 
     def close(self):
-        self.server.shutdown()
-        self.server.server_close()
+        self.server.close()
 
 
 def _completion(text, top, usage):

@@ -23,20 +23,13 @@ from agentunit.judges.providers import (
     _first_token_logprobs,
     _token_counts,
 )
-from tests.http_helpers import RecordingServer
+from tests.http_helpers import script
 
 
 @pytest.fixture
-def serve():
-    servers = []
-
-    def start(*replies):
-        servers.append(RecordingServer(*replies))
-        return servers[-1]
-
-    yield start
-    for server in servers:
-        server.close()
+def serve(local_server):
+    """``serve(*replies)`` starts a server answering that script of replies (closed after the test)."""
+    return lambda *replies: local_server(script(*replies))
 
 
 def _completion(content, **extra):

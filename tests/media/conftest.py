@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import threading
-import time
 from collections import Counter
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
 from agentunit.media import fetch
+from tests.http_helpers import LocalServer, Reply
 
 
 @pytest.fixture(autouse=True)
@@ -22,50 +20,26 @@ def media_home(tmp_path, monkeypatch):
     fetch.forget()
 
 
-class MediaServer:
+class MediaServer(LocalServer):
     """Serves ``files[path]`` (bytes); ``/slow`` sleeps 2 s first, ``/trickle`` sends no length, ``/missing``
     is a 404. Counts the requests per path."""
 
     def __init__(self):
         self.files: dict[str, bytes] = {}
         self.hits: Counter[str] = Counter()
-        outer = self
+        super().__init__(self._serve)
 
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args):
-                pass
-
-            def do_GET(self):
-                outer.hits[self.path] += 1
-                if self.path.startswith("/slow"):
-                    time.sleep(2)
-                body = outer.files.get(self.path)
-                if body is None:
-                    self.send_response(404)
-                    self.send_header("content-length", "0")
-                    self.end_headers()
-                    return
-                self.send_response(200)
-                self.send_header("content-type", "application/octet-stream")
-                if not self.path.startswith("/trickle"):
-                    self.send_header("content-length", str(len(body)))
-                self.end_headers()
-                try:
-                    self.wfile.write(body)
-                except (BrokenPipeError, ConnectionResetError):
-                    pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
-
-    def close(self):
-        self.server.shutdown()
-        self.server.server_close()
+    def _serve(self, request):
+        self.hits[request.path] += 1
+        delay = 2 if request.path.startswith("/slow") else 0
+        body = self.files.get(request.path)
+        if body is None:
+            return Reply(404, content_type=None, delay=delay)
+        return Reply(200, body, content_type="application/octet-stream", delay=delay,
+                     length=not request.path.startswith("/trickle"))
 
 
 @pytest.fixture
 def media_server():
-    server = MediaServer()
-    yield server
-    server.close()
+    with MediaServer() as server:
+        yield server

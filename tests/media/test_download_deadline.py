@@ -12,9 +12,7 @@ import os
 import subprocess
 import sys
 import textwrap
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
@@ -24,7 +22,7 @@ from agentunit.media.limits import MediaLimits, reset_case_deadline, use_case_de
 from agentunit.media.model import MediaError
 from agentunit.media.references import load_media
 from agentunit.metrics.base import MetricResult
-from tests.http_helpers import RecordingServer
+from tests.http_helpers import LocalServer, RecordingServer
 
 from .probe import MediaProbe
 
@@ -32,63 +30,47 @@ TRICKLE_S = 60.0  # how long the server keeps sending, at most
 BOUND_S = 30.0  # a run or a download that is stopped in time ends well within this
 
 
-class TrickleServer:
+class TrickleServer(LocalServer):
     """``/body``: a PNG's headers (Content-Length 1 MB), then a byte every 0.2 s; ``/headers``: the status
     line itself one byte every 0.2 s. Each connection stops after ``TRICKLE_S`` or at ``close()``;
     ``open_connections`` counts those still sending."""
 
     def __init__(self):
-        self.stop = threading.Event()
         self.open_connections = 0
-        outer = self
+        super().__init__(self._answer)
 
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args):
-                pass
+    def _answer(self, request):  # writes its reply itself, through request.raw
+        self.open_connections += 1
+        try:
+            if request.path.startswith("/headers"):
+                self._trickle(request.raw, b"HTTP/1.1 200 OK\r\nX-Slow: " + b"x" * 100_000)
+            else:
+                request.raw.send_response(200)
+                request.raw.send_header("content-type", "image/png")
+                request.raw.send_header("content-length", "1000000")
+                request.raw.end_headers()
+                request.raw.wfile.flush()
+                self._trickle(request.raw, b"\x89PNG\r\n\x1a\n" + b"\0" * 999_992)
+        finally:
+            self.open_connections -= 1
 
-            def do_GET(self):
-                outer.open_connections += 1
-                try:
-                    if self.path.startswith("/headers"):
-                        self._trickle(b"HTTP/1.1 200 OK\r\nX-Slow: " + b"x" * 100_000)
-                    else:
-                        self.send_response(200)
-                        self.send_header("content-type", "image/png")
-                        self.send_header("content-length", "1000000")
-                        self.end_headers()
-                        self.wfile.flush()
-                        self._trickle(b"\x89PNG\r\n\x1a\n" + b"\0" * 999_992)
-                finally:
-                    outer.open_connections -= 1
-
-            def _trickle(self, data: bytes) -> None:
-                end = time.monotonic() + TRICKLE_S
-                for byte in data:
-                    if outer.stop.is_set() or time.monotonic() > end:
-                        return
-                    try:
-                        self.wfile.write(bytes([byte]))
-                        self.wfile.flush()
-                    except OSError:  # the client hung up
-                        return
-                    outer.stop.wait(0.2)
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
-
-    def close(self) -> None:
-        self.stop.set()
-        self.server.shutdown()
-        self.server.server_close()
+    def _trickle(self, raw, data: bytes) -> None:
+        end = time.monotonic() + TRICKLE_S
+        for byte in data:
+            if self.stopping.is_set() or time.monotonic() > end:
+                return
+            try:
+                raw.wfile.write(bytes([byte]))
+                raw.wfile.flush()
+            except OSError:  # the client hung up
+                return
+            self.stopping.wait(0.2)
 
 
 @pytest.fixture
 def trickle():
-    server = TrickleServer()
-    yield server
-    server.close()
+    with TrickleServer() as server:
+        yield server
 
 
 def _suite(folder, text):

@@ -4,14 +4,13 @@ against a real OpenAI-compatible HTTP server started by the test."""
 import base64
 import json
 import os
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
 from agentunit import evaluate
 from agentunit.datasets.base import DatasetCase
 from agentunit.targets import make_target
+from tests.http_helpers import Reply
 
 from .makers import SAMPLES, png, wav
 
@@ -19,65 +18,41 @@ PNG, WAV = png(), wav()
 MP3, FLAC, MP4 = SAMPLES["mp3_sync"][0], SAMPLES["flac"][0], SAMPLES["mp4_video"][0]
 
 
-class VisionServer:
-    """Checks each request's shape (OpenAI chat completions with content parts) and answers with what it
-    received: the part types, and for each medium its decoded size."""
+def _describe(body):
+    """What a vision server received, after checking each request's shape (OpenAI chat completions with
+    content parts): the part types, and for each medium its decoded size."""
+    content = body["messages"][-1]["content"]
+    if isinstance(content, str):
+        return f"text only: {content}"
+    seen = []
+    for part in content:
+        if part["type"] == "text":
+            seen.append(f"text={part['text']}")
+        elif part["type"] == "image_url":
+            header, data = part["image_url"]["url"].split(",", 1)
+            assert header.startswith("data:image/") and header.endswith(";base64")
+            seen.append(f"{header[5:-7]}={len(base64.b64decode(data))}")
+        elif part["type"] == "video_url":
+            header, data = part["video_url"]["url"].split(",", 1)
+            seen.append(f"{header[5:-7]}={len(base64.b64decode(data))}")
+        elif part["type"] == "input_audio":
+            audio = part["input_audio"]
+            assert set(audio) == {"data", "format"}
+            seen.append(f"{audio['format']}={len(base64.b64decode(audio['data']))}")
+        else:
+            seen.append(f"unexpected {part['type']}")
+    return " ".join(seen)
 
-    def __init__(self):
-        self.bodies = []
-        outer = self
 
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args):
-                pass
-
-            def do_POST(self):
-                body = json.loads(self.rfile.read(int(self.headers["content-length"])))
-                outer.bodies.append(body)
-                status, answer = 200, outer.describe(body)
-                payload = json.dumps({"choices": [{"message": {"role": "assistant", "content": answer},
-                                                   "finish_reason": "stop"}]}).encode()
-                self.send_response(status)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(payload)))
-                self.end_headers()
-                self.wfile.write(payload)
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
-        threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
-
-    @staticmethod
-    def describe(body):
-        content = body["messages"][-1]["content"]
-        if isinstance(content, str):
-            return f"text only: {content}"
-        seen = []
-        for part in content:
-            if part["type"] == "text":
-                seen.append(f"text={part['text']}")
-            elif part["type"] == "image_url":
-                header, data = part["image_url"]["url"].split(",", 1)
-                assert header.startswith("data:image/") and header.endswith(";base64")
-                seen.append(f"{header[5:-7]}={len(base64.b64decode(data))}")
-            elif part["type"] == "video_url":
-                header, data = part["video_url"]["url"].split(",", 1)
-                seen.append(f"{header[5:-7]}={len(base64.b64decode(data))}")
-            elif part["type"] == "input_audio":
-                audio = part["input_audio"]
-                assert set(audio) == {"data", "format"}
-                seen.append(f"{audio['format']}={len(base64.b64decode(audio['data']))}")
-            else:
-                seen.append(f"unexpected {part['type']}")
-        return " ".join(seen)
+def _answer_with_what_was_received(request):
+    return Reply(200, {"choices": [{"message": {"role": "assistant", "content": _describe(request.json)},
+                                    "finish_reason": "stop"}]})
 
 
 @pytest.fixture
-def server():
-    vision = VisionServer()
-    yield vision
-    vision.server.shutdown()
-    vision.server.server_close()
+def server(local_server):
+    """An OpenAI-compatible server answering with what it received (``_describe``); ``bodies`` are the requests."""
+    return local_server(_answer_with_what_was_received, path="/v1")
 
 
 @pytest.fixture

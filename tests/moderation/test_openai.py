@@ -3,56 +3,34 @@
 from __future__ import annotations
 
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
 from agentunit.api import check
+from tests.http_helpers import LocalServer, Reply
 
 
-class ModerationServer:
-    """Answers /v1/moderations with the OpenAI reply shape; records requests and their headers."""
+def _moderation_server(scores: dict[str, float] | None = None, status: int = 200, body: object = None) -> LocalServer:
+    """Answers /v1/moderations with the OpenAI reply shape (any other path: 404); records requests and their
+    headers."""
+    scores = scores or {}
 
-    def __init__(self, scores: dict[str, float] | None = None, status: int = 200, body: object = None):
-        self.requests: list[tuple[dict, dict]] = []
-        outer = self
+    def answer(request):
+        reply = body if body is not None else {"id": "modr-1", "model": request.json["model"], "results": [
+            {"flagged": any(v >= 0.5 for v in scores.values()),
+             "categories": {k: v >= 0.5 for k, v in scores.items()},
+             "category_scores": scores}]}
+        return Reply(status if request.path == "/v1/moderations" else 404, reply)
 
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args):
-                pass
-
-            def do_POST(self):
-                request = json.loads(self.rfile.read(int(self.headers["content-length"])))
-                outer.requests.append((request, dict(self.headers)))
-                reply = body if body is not None else {"id": "modr-1", "model": request["model"], "results": [
-                    {"flagged": any(v >= 0.5 for v in outer.scores.values()),
-                     "categories": {k: v >= 0.5 for k, v in outer.scores.items()},
-                     "category_scores": outer.scores}]}
-                data = json.dumps(reply).encode()
-                self.send_response(status if self.path == "/v1/moderations" else 404)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-        self.scores = scores or {}
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
-        threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
-
-    def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+    return LocalServer(answer, path="/v1")
 
 
 @pytest.fixture
 def server():
-    started = ModerationServer({"harassment": 0.02, "harassment/threatening": 0.01, "hate": 0.91,
-                                "hate/threatening": 0.3, "self-harm": 0.0, "self_harm_intent": 0.0,
-                                "sexual": 0.0, "violence": 0.4, "illicit": 0.0})
-    yield started
-    started.close()
+    with _moderation_server({"harassment": 0.02, "harassment/threatening": 0.01, "hate": 0.91,
+                             "hate/threatening": 0.3, "self-harm": 0.0, "self_harm_intent": 0.0,
+                             "sexual": 0.0, "violence": 0.4, "illicit": 0.0}) as started:
+        yield started
 
 
 def _spec(server, **config):
@@ -66,7 +44,7 @@ def test_scores_come_from_the_endpoint_and_a_checked_category_over_the_threshold
     assert result.detail["flagged"] == {"hate": 0.91} and result.detail["scores"]["violence"] == 0.4
     assert result.detail["output"]["flagged"] is True
     assert "self-harm/instructions" in result.detail["not_scored"]  # the reply has no such key
-    request, headers = server.requests[0]
+    request, headers = server.requests[0]["body"], server.requests[0]["headers"]
     assert request == {"model": "omni-moderation-latest", "input": "those people are vermin"}
     assert headers["Authorization"] == "Bearer sk-moderation-secret"
     assert "sk-moderation-secret" not in json.dumps(result.to_dict())
@@ -76,7 +54,7 @@ def test_only_the_checked_categories_decide(server):
     result = check("text", {**_spec(server, model="text-moderation-stable"), "value": ["violence", "sexual"]})
     assert result.passed is True and result.value == pytest.approx(0.6)
     assert set(result.detail["scores"]) == {"violence", "sexual"}
-    assert server.requests[0][0]["model"] == "text-moderation-stable"
+    assert server.bodies[0]["model"] == "text-moderation-stable"
 
 
 def test_per_category_thresholds(server):
@@ -86,7 +64,7 @@ def test_per_category_thresholds(server):
 
 def test_check_input_moderates_the_prompt_too(server):
     check("fine", _spec(server, check_input=True), query="a prompt")
-    assert sorted(r["input"] for r, _ in server.requests) == ["a prompt", "fine"]
+    assert sorted(r["input"] for r in server.bodies) == ["a prompt", "fine"]
 
 
 @pytest.mark.parametrize(("status", "body", "message"), [
@@ -96,7 +74,7 @@ def test_check_input_moderates_the_prompt_too(server):
     (200, {"results": [{"category_scores": {"hate": 1.5}}]}, "not a probability"),
 ])
 def test_a_bad_reply_is_an_error_never_a_pass(status, body, message):
-    bad = ModerationServer(status=status, body=body)
+    bad = _moderation_server(status=status, body=body)
     try:
         result = check("text", _spec(bad))
     finally:
@@ -105,7 +83,7 @@ def test_a_bad_reply_is_an_error_never_a_pass(status, body, message):
 
 
 def test_a_reply_that_scores_none_of_the_checked_categories_is_not_measured():
-    partial = ModerationServer({"hate": 0.1})
+    partial = _moderation_server({"hate": 0.1})
     try:
         result = check("text", {**_spec(partial), "value": ["illicit"]})
     finally:

@@ -1,8 +1,5 @@
 import base64
-import json
 import math
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
@@ -16,6 +13,7 @@ from agentunit.multimodal.metrics import (
     extract_claims,
     keyword_f1,
 )
+from tests.http_helpers import Reply
 
 from .images import chart, sign, solid
 
@@ -122,43 +120,22 @@ def test_clip_config_errors(tmp_path):
 
 # -- cross_modal_grounding: the vision judge --------------------------------------------------------
 
-class FakeVisionServer:
-    """An OpenAI-compatible chat endpoint answering PASS with probability ``p``; keeps the bodies."""
-
-    def __init__(self, p: float):
-        self.bodies = []
-        outer = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args):
-                pass
-
-            def do_POST(self):
-                outer.bodies.append(json.loads(self.rfile.read(int(self.headers["content-length"]))))
-                top = [{"token": "PASS", "logprob": math.log(p)}, {"token": "FAIL", "logprob": math.log(1 - p)}]
-                first = {"token": "PASS", "logprob": top[0]["logprob"], "top_logprobs": top}
-                payload = json.dumps({"choices": [{"message": {"role": "assistant", "content": "PASS"},
-                                                   "logprobs": {"content": [first]},
-                                                   "finish_reason": "stop"}]}).encode()
-                self.send_response(200)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(payload)))
-                self.end_headers()
-                self.wfile.write(payload)
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
-        threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+def _judging_pass_with(p: float):
+    """An OpenAI-compatible chat endpoint's handler answering PASS with probability ``p``."""
+    top = [{"token": "PASS", "logprob": math.log(p)}, {"token": "FAIL", "logprob": math.log(1 - p)}]
+    first = {"token": "PASS", "logprob": top[0]["logprob"], "top_logprobs": top}
+    reply = Reply(200, {"choices": [{"message": {"role": "assistant", "content": "PASS"},
+                                     "logprobs": {"content": [first]}, "finish_reason": "stop"}]})
+    return lambda request: reply
 
 
 @pytest.fixture
-def vision_server():
-    server = FakeVisionServer(0.8)
+def vision_server(local_server):
+    """The vision judge in use: answers PASS with probability 0.8; ``bodies`` are the requests."""
+    server = local_server(_judging_pass_with(0.8), path="/v1")
     token = judge_service.use_judge({"provider": "openai", "vision": True, "model": "vlm", "base_url": server.url})
     yield server
     judge_service._current.reset(token)
-    server.server.shutdown()
-    server.server.server_close()
 
 
 def test_the_vision_judge_receives_the_image_as_an_image_url_part(vision_server):

@@ -2,8 +2,6 @@
 without --force; the next command is printed."""
 
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 import yaml
@@ -11,37 +9,24 @@ import yaml
 from agentunit.errors import AgentUnitError
 from agentunit.starter import KINDS, write_starter
 from tests.conftest import run_cli
+from tests.http_helpers import Reply
 
 
 @pytest.fixture
-def chat_server():
+def chat_server(local_server):
     """An OpenAI-compatible server answering like a small, careful model; records the models asked for."""
     models = []
 
-    class Handler(BaseHTTPRequestHandler):
-        def log_message(self, *args):
-            pass
+    def answer(request):
+        body = request.json
+        models.append(body["model"])
+        question = body["messages"][-1]["content"].lower()
+        reply = ("Paris is the capital of France." if "france" in question else "42" if "7 times 6" in question
+                 else "I can't help with that; please ask the owner or a locksmith.")
+        return Reply(200, {"choices": [{"message": {"role": "assistant", "content": reply}, "finish_reason": "stop"}],
+                           "usage": {"prompt_tokens": 20, "completion_tokens": 8}})
 
-        def do_POST(self):
-            body = json.loads(self.rfile.read(int(self.headers["content-length"])))
-            models.append(body["model"])
-            question = body["messages"][-1]["content"].lower()
-            reply = ("Paris is the capital of France." if "france" in question else "42" if "7 times 6" in question
-                     else "I can't help with that; please ask the owner or a locksmith.")
-            payload = json.dumps({"choices": [{"message": {"role": "assistant", "content": reply},
-                                               "finish_reason": "stop"}],
-                                  "usage": {"prompt_tokens": 20, "completion_tokens": 8}}).encode()
-            self.send_response(200)
-            self.send_header("content-type", "application/json")
-            self.send_header("content-length", str(len(payload)))
-            self.end_headers()
-            self.wfile.write(payload)
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/v1", models
-    server.shutdown()
-    server.server_close()
+    return local_server(answer, path="/v1").url, models
 
 
 def _run(folder, *extra):

@@ -1,9 +1,6 @@
 """The openai target against a real OpenAI-compatible HTTP server started by the test."""
 
 import asyncio
-import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
@@ -11,43 +8,30 @@ from agentunit import evaluate
 from agentunit.datasets.base import DatasetCase
 from agentunit.errors import TargetError
 from agentunit.targets import make_target
+from tests.http_helpers import Reply
 
 
 @pytest.fixture
-def chat_server():
+def chat_server(local_server):
     seen = []
 
-    class Handler(BaseHTTPRequestHandler):
-        def log_message(self, *args):
-            pass
+    def answer(request):
+        body = request.json
+        seen.append({"path": request.path, "auth": request.headers.get("authorization"), "body": body,
+                     "org": request.headers.get("x-org")})
+        question = body["messages"][-1]["content"]
+        if question == "garbage":
+            return Reply(200, b'{"nope": true}')
+        message = {"role": "assistant", "content": f"answer to {question}"}
+        if question == "use a tool":
+            message["tool_calls"] = [{"id": "t1", "type": "function",
+                                      "function": {"name": "search", "arguments": '{"q": "x"}'}}]
+        return Reply(200, {"choices": [{"message": message, "finish_reason": "stop",
+                                        "logprobs": {"content": [{"token": "a", "logprob": -0.1},
+                                                                 {"token": "b", "logprob": -0.3}]}}],
+                           "usage": {"prompt_tokens": 11, "completion_tokens": 4, "total_tokens": 15}})
 
-        def do_POST(self):
-            body = json.loads(self.rfile.read(int(self.headers["content-length"])))
-            seen.append({"path": self.path, "auth": self.headers.get("authorization"), "body": body,
-                         "org": self.headers.get("x-org")})
-            question = body["messages"][-1]["content"]
-            if question == "garbage":
-                payload = b'{"nope": true}'
-            else:
-                message = {"role": "assistant", "content": f"answer to {question}"}
-                if question == "use a tool":
-                    message["tool_calls"] = [{"id": "t1", "type": "function",
-                                              "function": {"name": "search", "arguments": '{"q": "x"}'}}]
-                payload = json.dumps({"choices": [{"message": message, "finish_reason": "stop",
-                                                   "logprobs": {"content": [{"token": "a", "logprob": -0.1},
-                                                                            {"token": "b", "logprob": -0.3}]}}],
-                                      "usage": {"prompt_tokens": 11, "completion_tokens": 4, "total_tokens": 15}})
-                payload = payload.encode()
-            self.send_response(200)
-            self.send_header("content-type", "application/json")
-            self.send_header("content-length", str(len(payload)))
-            self.end_headers()
-            self.wfile.write(payload)
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/v1", seen
-    server.shutdown()
+    return local_server(answer, path="/v1").url, seen
 
 
 def _send(spec, prompt):

@@ -14,8 +14,6 @@ import html
 import json
 import random
 import re
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qsl, quote, quote_plus, unquote, unquote_plus, urlsplit
 
@@ -25,7 +23,7 @@ from agentunit import evaluate
 from agentunit.reporting.json_report import write_json
 from agentunit.targets import _secrets
 from agentunit.targets._secrets import redact_text
-from tests.http_helpers import RecordingServer
+from tests.http_helpers import LocalServer, RecordingServer, Reply
 
 USER = "bob"
 PASSWORD = "Pa55-w0rd!x7Q"  # in the URL's userinfo: sent as Basic auth
@@ -93,50 +91,32 @@ def _lower_hex(percent_encoded: str) -> str:
     return re.sub(r"%[0-9A-F]{2}", lambda m: m.group().lower(), percent_encoded)
 
 
-class EchoServer:
+class EchoServer(LocalServer):
     """Answers every POST with text naming what it was sent, each value in every encoding (HTTP 400 on
     ``/deny``, with only the Basic header, the query and one base64 value, so it fits the error cut).
     ``received`` holds the decoded values, to show the secrets did reach the server."""
 
     def __init__(self) -> None:
         self.received: list[dict[str, str]] = []
-        outer = self
+        super().__init__(self._echo)
 
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args):
-                pass
-
-            def do_POST(self):
-                self.rfile.read(int(self.headers.get("content-length", 0)))
-                auth = self.headers.get("Authorization", "")
-                raw_query = urlsplit(self.path).query
-                values = {"authorization": auth,
-                          "credential": base64.b64decode(auth.removeprefix("Basic ")).decode("latin-1"),
-                          "token": self.headers.get("X-Api-Key", ""),
-                          "query": dict(parse_qsl(raw_query.replace("+", "%2B"))).get("k", ""),
-                          "raw_query": raw_query}
-                outer.received.append(values)
-                if self.path.startswith("/deny"):
-                    status, text = 400, f"denied {auth} {raw_query} {base64.b64encode(TOKEN.encode()).decode()}"
-                else:  # what was sent as written (the query twice percent-encoded too), then decoded and encoded
-                    status = 200
-                    sent = [auth, raw_query, quote(raw_query, safe="")]
-                    text = "echo " + " | ".join(sent + [form for name in ("credential", "token", "query")
-                                                        for form in [values[name], *_encodings(values[name])]])
-                data = text.encode()
-                self.send_response(status)
-                self.send_header("content-type", "text/plain; charset=utf-8")
-                self.send_header("content-length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.port = self.server.server_address[1]
-        threading.Thread(target=self.server.serve_forever, args=(0.05,), daemon=True).start()
-
-    def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+    def _echo(self, request):
+        auth = request.headers.get("Authorization", "")
+        raw_query = urlsplit(request.path).query
+        values = {"authorization": auth,
+                  "credential": base64.b64decode(auth.removeprefix("Basic ")).decode("latin-1"),
+                  "token": request.headers.get("X-Api-Key", ""),
+                  "query": dict(parse_qsl(raw_query.replace("+", "%2B"))).get("k", ""),
+                  "raw_query": raw_query}
+        self.received.append(values)
+        if request.path.startswith("/deny"):
+            status, text = 400, f"denied {auth} {raw_query} {base64.b64encode(TOKEN.encode()).decode()}"
+        else:  # what was sent as written (the query twice percent-encoded too), then decoded and encoded
+            status = 200
+            sent = [auth, raw_query, quote(raw_query, safe="")]
+            text = "echo " + " | ".join(sent + [form for name in ("credential", "token", "query")
+                                                for form in [values[name], *_encodings(values[name])]])
+        return Reply(status, text, content_type="text/plain; charset=utf-8")
 
 
 @pytest.fixture
