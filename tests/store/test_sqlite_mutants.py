@@ -16,14 +16,13 @@ import pytest
 
 from agentunit.errors import AgentUnitError
 from agentunit.metrics.base import MetricResult
+from agentunit.store.base import CASE_COLUMNS as _CASE_COLUMNS
+from agentunit.store.base import METRIC_COLUMNS as _METRIC_COLUMNS
+from agentunit.store.base import _as_int, _note
 from agentunit.store.sqlite import (
-    _CASE_COLUMNS,
-    _METRIC_COLUMNS,
     Store,
     StoreWriteError,
     UnknownRunError,
-    _as_int,
-    _note,
     case_verdicts,
     connect_read_only,
     metric_values,

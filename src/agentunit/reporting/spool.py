@@ -36,7 +36,7 @@ _PLACES_BLOCK = 1 << 16  # places of an adopted range read at once
 _LINES, _PLACES = "report-lines.bin", "report-places.bin"  # what export() writes for adopt()
 _INFINITY = float("inf")
 _encode_string = json.encoder.encode_basestring  # what json.dumps uses with ensure_ascii=False
-# Positions of the columns in the store's row tuples (agentunit.store.sqlite _CASE_COLUMNS / _METRIC_COLUMNS).
+# Positions of the columns in the store's row tuples (agentunit.store.base CASE_COLUMNS / METRIC_COLUMNS).
 _C_SEQ, _C_ID, _C_REPEAT, _C_STATUS, _C_PASSED, _C_PROMPT, _C_ERROR, _C_LATENCY, _C_ENVELOPE = \
     1, 2, 3, 4, 5, 7, 9, 10, 12
 _M_NAME, _M_STATUS, _M_VALUE, _M_PASSED, _M_THRESHOLD, _M_WEIGHT, _M_REASON, _M_DETAIL, _M_ERROR, _M_LABEL = \

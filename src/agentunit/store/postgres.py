@@ -2,9 +2,10 @@
 string ``--db "host=HOST port=PORT dbname=DBNAME user=USER password=PASSWORD"`` (``pip install
 'agentunit[postgres]'``: psycopg 3). Only a PostgreSQL URL or connection string imports this module.
 
-The schema is the SQLite one (``agentunit.store.schema``), so ``PostgresStore`` is ``Store`` on a
-``PgConnection``: the same buffered batches, one transaction per batch, the same content-addressed
-``texts`` and the same target and judge caches — shared by every run that writes to the database.
+The schema is the SQLite one (``agentunit.store.schema``), so ``PostgresStore`` is
+``agentunit.store.base.BaseStore`` on a ``PgConnection``, as the SQLite ``Store`` is on a ``sqlite3``
+connection: the same buffered batches, one transaction per batch, the same content-addressed ``texts`` and
+the same target and judge caches — shared by every run that writes to the database.
 
 ``PgConnection`` takes the SQL the store and the readers (``compare``, the viewer) write for SQLite
 and rewrites the few differences: ``?`` placeholders become ``%s``; ``json_group_array`` becomes
@@ -18,7 +19,7 @@ batches never deadlock, and a batch that still meets a deadlock or serialization
 A batch of case and metric results is copied (``COPY``) into per-connection staging tables and
 upserted from there in one statement per table; a batch that fails that way (a value refused, a case
 twice in one batch) is rolled back and written by ``executemany`` in pipeline mode (one round trip per
-batch) with ``Store``'s row-by-row fallbacks.
+batch) with ``BaseStore``'s row-by-row fallbacks.
 
 A password in the URL is never shown: errors and the store's ``path`` carry the URL with it replaced
 by ``***`` (``agentunit.store.location.redact_url``). PostgreSQL text cannot hold NUL characters
@@ -35,10 +36,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import agentunit.store.schema as schema
 from agentunit.errors import AgentUnitError
-from agentunit.store import schema
+from agentunit.store.base import CASE_COLUMNS, DEFAULT_DB, LARGE_TEXT, METRIC_COLUMNS, BaseStore, write_statements
 from agentunit.store.location import conninfo_pairs, is_conninfo, redact_url, scrub
-from agentunit.store.sqlite import _CASE_COLUMNS, _METRIC_COLUMNS, DEFAULT_DB, LARGE_TEXT, Store, _statements
 
 try:
     import psycopg
@@ -47,7 +48,7 @@ except ImportError:  # pragma: no cover - exercised only without the extra
     psycopg = None  # type: ignore[assignment]
 
 INSTALL_HINT = "pip install 'agentunit[postgres]' (psycopg 3)"
-_COPIED = {"case_results": _CASE_COLUMNS, "metric_results": _METRIC_COLUMNS}
+_COPIED = {"case_results": CASE_COLUMNS, "metric_results": METRIC_COLUMNS}
 _RETRIES = 5
 _APPLICATION = "agentunit"  # the sessions' application_name (a run's lease adds its holder to it)
 
@@ -174,21 +175,21 @@ def connect_read_only(url: str) -> PgConnection:
 
 
 def _pg_row_errors() -> tuple[type[BaseException], ...]:
-    base: tuple[type[BaseException], ...] = (ValueError, TypeError, OverflowError)
+    base = BaseStore._row_errors
     if psycopg is None:  # pragma: no cover
         return base
     return (*base, psycopg.DataError, psycopg.IntegrityError, psycopg.ProgrammingError)
 
 
-class PostgresStore(Store):
-    """The results store in a PostgreSQL database (``Store``'s interface; see the module docstring).
+class PostgresStore(BaseStore):
+    """The results store in a PostgreSQL database (``BaseStore``'s interface; see the module docstring).
 
     ``path`` is the URL with its password redacted.
     """
 
     dialect = schema.POSTGRES
     _row_errors = _pg_row_errors()
-    _sql = _statements(schema.POSTGRES)
+    _sql = write_statements(schema.POSTGRES)
 
     def __init__(self, url: str | Path = DEFAULT_DB, *, batch_size: int = 2000, flush_interval: float = 0.5,
                  large_text: int = LARGE_TEXT):
@@ -203,12 +204,6 @@ class PostgresStore(Store):
     def _connect(self) -> PgConnection:
         self._staged = False
         return connect(self._url)
-
-    def _begin(self, *, wait: bool = True) -> bool:
-        # ``wait`` is SQLite's (one write lock for the file): PostgreSQL locks rows as it writes them and
-        # waits its own way, so a batch is always written.
-        self.conn.execute("BEGIN")
-        return True
 
     def _copy_write(self, statements: list[tuple[str, list[tuple[Any, ...]]]]) -> bool:
         """Write a batch with COPY into session staging tables, then one upsert per table: several times
@@ -289,7 +284,7 @@ class PostgresStore(Store):
         raise PostgresError("a PostgreSQL store reads its caches from its own database")
 
     def _write(self, statements: list[tuple[str, list[tuple[Any, ...]]]], *, wait: bool = True) -> bool:
-        """``Store._write`` with shared rows (cache, texts) in key order, retried on a deadlock; a batch of
+        """``BaseStore._write`` with shared rows (cache, texts) in key order, retried on a deadlock; a batch of
         cases goes first through COPY (``_copy_write``), and through executemany only if that fails. Always
         written (True): PostgreSQL writers wait for one another's rows, not for the whole database."""
         if self._copy_write(statements):
