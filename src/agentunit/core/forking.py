@@ -10,8 +10,6 @@ import sys
 import threading
 from typing import Any
 
-SHARDED_FROM = 1_000  # validated cases from which a run that awaits nothing is split across processes by default
-
 _prctl: Any = None  # libc's prctl, once loaded (importing ctypes takes about 2 ms)
 
 

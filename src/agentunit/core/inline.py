@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+SHARDED_FROM = 1_000  # validated cases from which a run that awaits nothing is split across processes by default
+
 
 def drive(coroutine: Any) -> Any:
     """The value of a coroutine that finishes without suspending, stepped without an event loop."""

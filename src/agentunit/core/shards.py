@@ -32,8 +32,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agentunit._scratch import remove_folder, scratch_folder, temporary_folder
-from agentunit.core.forking import SHARDED_FROM, end_with_parent, usable_cpus
-from agentunit.core.inline import drive
+from agentunit.core.forking import end_with_parent, usable_cpus
+from agentunit.core.inline import SHARDED_FROM, drive
 
 if TYPE_CHECKING:
     import mmap

@@ -11,7 +11,6 @@ at send time, so the form is secret-free, stable for the cache key, and unambigu
 
 from __future__ import annotations
 
-import base64
 import functools
 import os
 import re
@@ -212,6 +211,8 @@ def _base64_forms(secret: str) -> tuple[str, ...]:
     holds bits of the byte after): what remains is the same whatever surrounds the secret. This is
     how secret scanners and CI log maskers catch base64 (GitHub Actions' ``Base64StringEscapeShift``).
     Each run in the standard and the URL-safe alphabet."""
+    from base64 import b64encode  # here: only a run with secrets builds their forms (not every start-up)
+
     encodings = {_utf8(secret)}
     try:
         encodings.add(secret.encode("latin-1"))
@@ -219,11 +220,11 @@ def _base64_forms(secret: str) -> tuple[str, ...]:
         pass
     runs: set[str] = set()
     for data in encodings:
-        whole = base64.b64encode(data).decode()
+        whole = b64encode(data).decode()
         runs |= {whole, whole.rstrip("=")}
         for k in range(3):
             start, end = -(-8 * k // 6), 8 * (k + len(data)) // 6
-            runs.add(base64.b64encode(b"\0" * k + data).decode()[start:end])
+            runs.add(b64encode(b"\0" * k + data).decode()[start:end])
     runs |= {run.translate(_URLSAFE) for run in runs}
     return tuple(sorted(run for run in runs if len(run.rstrip("=")) >= MIN_ENCODED_LENGTH))
 
