@@ -21,8 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from agentunit._digest import sha256_hex
 from agentunit.core.envelope import EnvelopeError, build_trace, ordered_events, parse_reply
-from agentunit.core.forking import SHARDED_FROM
-from agentunit.core.inline import drive
+from agentunit.core.inline import SHARDED_FROM, drive
 from agentunit.core.outcome import Outcome
 from agentunit.core.run import RunOptions, RunResult, new_run_id
 from agentunit.core.scoring import judge_case, pass_at_k, pass_hat_k
