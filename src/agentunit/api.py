@@ -5,7 +5,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from agentunit.core.engine import Engine, RunOptions, RunResult
 from agentunit.core.envelope import build_trace, parse_reply
@@ -112,7 +112,8 @@ def evaluate(
         metrics: metric names/specs/instances applied to every case.
         concurrency, repeat, timeout, cache, filter: as for ``agentunit run``.
         db: results database (default in memory; pass a path to keep results and the cache, or a
-            ``postgresql://`` URL: ``pip install 'agentunit[postgres]'``).
+            ``postgresql://`` URL: ``pip install 'agentunit[postgres]'``). The result keeps no connection
+            to a file or server database open: reading its cases opens one and closes it after.
         name: suite name when running bare cases.
         judge: a judge config (``{"provider": "openai", ...}``) replacing the suite's, or a JudgeService.
         allow_unmeasured: cases where no metric gave a verdict do not fail the run (they are still
@@ -162,7 +163,13 @@ def evaluate(
                          processes=processes,
                          allow_unmeasured=allow_unmeasured or bool(built.options.get("allow_unmeasured", False)))
     # In a helper thread when called inside an event loop (a notebook, an async test).
-    return Engine(built, store, options, target=target_obj, judge=service).execute()
+    try:
+        result = Engine(built, store, options, target=target_obj, judge=service).execute()
+    except BaseException:
+        store.close()
+        raise
+    result.release()  # the store is ours: a kept result holds no connection (reads open one for themselves)
+    return result
 
 
 def _build_suite(suite: Any, cases: Any, metrics: Any, name: str) -> Suite:
@@ -239,7 +246,9 @@ def assert_passes(output: Any, metrics: Any = None, *, case: DatasetCase | None 
         fields: case and outcome fields, as for ``check``.
 
     The AssertionError lists every metric that did not pass: its value, threshold and reason (or error).
+    pytest shows it under the test's own line: agentunit's frames are hidden (``__tracebackhide__``).
     """
+    __tracebackhide__ = True
     if case is not None:
         fields = {**_case_fields(case), **fields}
         if metrics is None:
@@ -267,8 +276,14 @@ def assert_passes(output: Any, metrics: Any = None, *, case: DatasetCase | None 
     if problems:
         head = f"{len(problems)} of {len(results)} metric(s) did not pass" if verdicts or len(problems) > 1 \
             else "the output did not pass"
-        raise AssertionError(head + ":\n" + "\n".join(f"  - {line}" for line in problems))
+        _fail(head + ":\n" + "\n".join(f"  - {line}" for line in problems))
     return results
+
+
+def _fail(message: str) -> NoReturn:
+    """Raise the AssertionError of ``assert_passes`` from a frame of two lines (hidden by pytest too)."""
+    __tracebackhide__ = True
+    raise AssertionError(message)
 
 
 def _failure_line(result: MetricResult) -> str:

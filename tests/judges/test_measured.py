@@ -183,7 +183,7 @@ def test_markdown_and_html_reports_show_the_agreement_inert(tmp_path):
     write_markdown(result, tmp_path / "r.md")
     write_html(result, tmp_path / "r.html")
     md, page = (tmp_path / "r.md").read_text(), (tmp_path / "r.html").read_text()
-    assert "- llm\\-rubric\\: 0\\.852 on 142 held\\-out rows" in md and "\\*bold\\*" in md
+    assert "- llm-rubric: 0.852 on 142 held-out rows" in md and "\\*bold\\*" in md
     assert "<li>llm-rubric: 0.852 on 142 held-out rows" in page
     assert "<script>x</script>" not in page and "&lt;script&gt;x&lt;/script&gt;" in page
 

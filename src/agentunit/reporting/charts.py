@@ -1,7 +1,9 @@
 """Inline SVG charts shared by the HTML report and the viewer: pass rates with their intervals, trends.
 
 Every text (metric names, run ids) is escaped; the SVG uses presentation attributes only (no
-``style=``), so a page whose Content-Security-Policy allows no inline style still draws it.
+``style=``), so a page whose Content-Security-Policy allows no inline style still draws it. Texts are
+measured before they are placed (``text_width``: widths of a wide sans-serif such as DejaVu Sans, erring
+wide), so a label is cut with "…" rather than by the chart's edge, and the chart is as wide as its labels.
 Intervals are Wilson score intervals from ``agentunit.stats`` when that module is installed, else
 from the same formula here.
 """
@@ -11,6 +13,7 @@ from __future__ import annotations
 import html
 import json
 import math
+import unicodedata
 from collections.abc import Sequence
 from statistics import NormalDist
 from typing import Any
@@ -22,6 +25,11 @@ _LABEL_WIDTH = 220
 _BAR_WIDTH = 360
 _ROW = 24
 _LABEL_CHARS = 34
+_FONT = 12  # the rate chart's labels
+_MARGIN = 6  # kept free at the chart's edges
+# Advance widths in em of a wide sans-serif (DejaVu Sans, what system-ui often is on Linux), rounded up.
+_NARROW = frozenset(" .,:;'|!()[]{}/\\ilIjft-\"")
+_WIDE = frozenset("mwMW%@…—")
 
 
 def escape(value: Any) -> str:
@@ -68,8 +76,38 @@ def percent(value: float | None) -> str:
     return "—" if value is None else f"{value:.1%}"
 
 
-def _short(text: str, limit: int = _LABEL_CHARS) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+def _char_width(char: str) -> float:
+    if char in _NARROW:
+        return 0.42
+    if char in _WIDE or unicodedata.east_asian_width(char) in "WF":
+        return 1.0
+    if char.isdigit():
+        return 0.64
+    if "a" <= char <= "z":
+        return 0.64
+    if "A" <= char <= "Z":
+        return 0.78
+    if unicodedata.combining(char) or unicodedata.category(char) in ("Mn", "Me", "Cf"):
+        return 0.0
+    return 0.85  # other letters and symbols (=, +, <, –, accented letters, …)
+
+
+def text_width(text: str, size: float = _FONT) -> float:
+    """The width in pixels that ``text`` takes at ``size`` px, estimated on the wide side."""
+    return size * math.fsum(_char_width(c) for c in text)
+
+
+def _short(text: str, limit: int = _LABEL_CHARS, *, width: float | None = None, size: float = _FONT) -> str:
+    """``text`` cut to ``limit`` characters and (when given) to ``width`` pixels at ``size`` px, ending in "…"."""
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
+    if width is None or text_width(text, size) <= width:
+        return text
+    room, used, end = width - text_width("…", size), 0.0, 0
+    while end < len(text) and used + _char_width(text[end]) * size <= room:
+        used += _char_width(text[end]) * size
+        end += 1
+    return text[:end] + "…"
 
 
 def rate_chart(rows: Sequence[tuple[str, int, int]], *, title: str = "pass rate by metric") -> str:
@@ -81,16 +119,18 @@ def rate_chart(rows: Sequence[tuple[str, int, int]], *, title: str = "pass rate 
         return ""
     height = _ROW * len(rows) + 28
     x0 = _LABEL_WIDTH
-    parts = [f"<svg class='chart rates' role='img' width='{_WIDTH}' height='{height}' "
-             f"viewBox='0 0 {_WIDTH} {height}' aria-label='{escape(title)}'><title>{escape(title)}</title>"]
+    notes = [_rate_note(passed, judged) for _name, passed, judged in rows]
+    width = max(_WIDTH, math.ceil(x0 + _BAR_WIDTH + 8 + max(text_width(n) for n in notes) + _MARGIN))
+    parts = [f"<svg class='chart rates' role='img' width='{width}' height='{height}' "
+             f"viewBox='0 0 {width} {height}' aria-label='{escape(title)}'><title>{escape(title)}</title>"]
     for tick in (0, 0.25, 0.5, 0.75, 1):
         x = x0 + tick * _BAR_WIDTH
         parts.append(f"<line x1='{x:.1f}' y1='4' x2='{x:.1f}' y2='{height - 20}' stroke='#e5e7eb'/>"
                      f"<text x='{x:.1f}' y='{height - 6}' font-size='10' text-anchor='middle' "
                      f"fill='#6b7280'>{tick:.0%}</text>")
-    for index, (name, passed, judged) in enumerate(rows):
+    for index, ((name, passed, judged), note) in enumerate(zip(rows, notes, strict=True)):
         y = 4 + index * _ROW
-        label = escape(_short(str(name)))
+        label = escape(_short(str(name), width=x0 - 8 - _MARGIN))
         parts.append(f"<g class='rate'><title>{escape(name)}</title>"
                      f"<text x='{x0 - 8}' y='{y + 15}' font-size='12' text-anchor='end' fill='#111827'>{label}</text>"
                      f"<rect x='{x0}' y='{y + 4}' width='{_BAR_WIDTH}' height='14' fill='#f3f4f6'/>")
@@ -105,14 +145,20 @@ def rate_chart(rows: Sequence[tuple[str, int, int]], *, title: str = "pass rate 
                 f"<line x1='{xl:.1f}' y1='{y + 11}' x2='{xh:.1f}' y2='{y + 11}' stroke='#111827' stroke-width='1.5'/>"
                 f"<line x1='{xl:.1f}' y1='{y + 6}' x2='{xl:.1f}' y2='{y + 16}' stroke='#111827' stroke-width='1.5'/>"
                 f"<line x1='{xh:.1f}' y1='{y + 6}' x2='{xh:.1f}' y2='{y + 16}' stroke='#111827' stroke-width='1.5'/>"
-                f"<text x='{x0 + _BAR_WIDTH + 8}' y='{y + 15}' font-size='12' fill='#111827'>"
-                f"{percent(rate)} [{percent(lo)}–{percent(hi)}] n={judged}</text>")
+                f"<text x='{x0 + _BAR_WIDTH + 8}' y='{y + 15}' font-size='12' fill='#111827'>{note}</text>")
         else:
-            parts.append(f"<text x='{x0 + _BAR_WIDTH + 8}' y='{y + 15}' font-size='12' fill='#6b7280'>"
-                         "no verdicts</text>")
+            parts.append(f"<text x='{x0 + _BAR_WIDTH + 8}' y='{y + 15}' font-size='12' fill='#6b7280'>{note}</text>")
         parts.append("</g>")
     parts.append("</svg>")
     return "".join(parts)
+
+
+def _rate_note(passed: int, judged: int) -> str:
+    """The text right of a bar: the rate, its interval and n (``no verdicts`` without any)."""
+    if not judged:
+        return "no verdicts"
+    lo, hi = wilson(passed, judged)
+    return f"{percent(passed / judged)} [{percent(lo)}–{percent(hi)}] n={judged}"
 
 
 def trend_chart(name: str, points: Sequence[tuple[str, int, int]], *, width: int = 300, height: int = 90) -> str:
@@ -125,7 +171,8 @@ def trend_chart(name: str, points: Sequence[tuple[str, int, int]], *, width: int
     step = inner_w / max(1, len(points) - 1)
     parts = [f"<svg class='chart trend' role='img' width='{width}' height='{height}' viewBox='0 0 {width} {height}' "
              f"aria-label='{escape(name)}'><title>{escape(name)}</title>"
-             f"<text x='{pad_x}' y='12' font-size='11' fill='#111827'>{escape(_short(str(name), 44))}</text>"
+             f"<text x='{pad_x}' y='12' font-size='11' fill='#111827'>"
+             f"{escape(_short(str(name), 44, width=width - 2 * pad_x, size=11))}</text>"
              f"<rect x='{pad_x}' y='{pad_top}' width='{inner_w}' height='{inner_h}' fill='#f9fafb' stroke='#e5e7eb'/>"]
 
     def y_of(rate: float) -> float:

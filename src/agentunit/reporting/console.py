@@ -157,6 +157,21 @@ def summary_rows(summary: dict[str, Any]) -> list[dict[str, Any]]:
     return metric_rows(summary["metrics"]) + labels
 
 
+def outcome_text(status: Any, counts: dict[str, Any]) -> str:
+    """A run's status with what came of it when "completed" alone would mislead: ``completed — every case
+    errored`` (no case could be judged: a target that never answered, a missing key) or ``completed — no
+    cases``. ``counts``: the run's summary or case counts (``cases``, ``errored``)."""
+    text = str(status)
+    cases, errored = counts.get("cases"), counts.get("errored")
+    if text != "completed" or not isinstance(cases, int):
+        return text
+    if cases == 0:
+        return "completed — no cases"
+    if errored == cases:
+        return "completed — every case errored"
+    return text
+
+
 def unmeasured_allowed(summary: dict[str, Any]) -> bool:
     """Whether unmeasured cases leave the run passing (summaries of older runs lack the key: no)."""
     return bool(summary.get("allow_unmeasured", False))

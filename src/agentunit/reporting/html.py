@@ -26,6 +26,7 @@ from agentunit.reporting.console import (
     duration_text,
     interval_text,
     judge_line,
+    outcome_text,
     repeat_lines,
     run_statistics,
     score_text,
@@ -43,7 +44,7 @@ body{font:14px/1.45 system-ui,sans-serif;margin:2rem;color:#222}
 h1{font-size:1.3rem}table{border-collapse:collapse;width:100%;margin:1rem 0}
 td,th{border:1px solid #ddd;padding:.3rem .5rem;text-align:left;vertical-align:top}
 th{background:#f4f4f4}.passed{color:#15803d}.failed{color:#b91c1c}.errored{color:#7c2d12;font-weight:bold}
-.not_measured,.info{color:#6b7280}pre{white-space:pre-wrap;margin:0;max-height:12rem;overflow:auto}
+.not_measured,.info,.muted{color:#6b7280}pre{white-space:pre-wrap;margin:0;max-height:12rem;overflow:auto}
 .unmeasured{color:#a16207;font-weight:bold}.media{color:#374151;font-size:.85em}
 .media img{display:block;max-width:96px;max-height:96px;margin:.2rem 0;border:1px solid #ddd}
 details summary{cursor:pointer}td,pre,.text{unicode-bidi:isolate}
@@ -149,6 +150,12 @@ def thumbnail_html(value: Any) -> str:
     return f"<img src='{_e(value)}' alt='thumbnail'>"
 
 
+def count_html(count: Any, kind: str) -> str:
+    """``3 failed`` in the colour of its kind (``failed``, ``errored``, ``unmeasured``) when there are
+    some; a zero count in grey, since nothing went wrong."""
+    return f"<span class='{kind if count else 'muted'}'>{_e(count)} {kind}</span>"
+
+
 def judge_html(summary: dict[str, Any]) -> str:
     """The run's judge use and each judge metric's known agreement with people, escaped ("" without a judge)."""
     judge, agreement = judge_line(summary), agreement_lines(summary)
@@ -176,8 +183,11 @@ def write_html(result: Any, path: str | Path) -> None:
         unmeasured = s.get("unmeasured", 0)
         allowed = " (allowed)" if unmeasured and unmeasured_allowed(s) else ""
         out.write(f"<p>Started {_e(result.started_at)}. <b>{s['passed']}/{s['cases']} passed</b>, "
-                  f"{s['failed']} failed, {s['errored']} errored, "
-                  f"<span class='unmeasured'>{unmeasured} unmeasured</span>{allowed}.</p>")
+                  f"{count_html(s['failed'], 'failed')}, {count_html(s['errored'], 'errored')}, "
+                  f"{count_html(unmeasured, 'unmeasured')}{allowed}.</p>")
+        outcome = outcome_text(getattr(result, "status", ""), s)
+        if outcome != getattr(result, "status", ""):
+            out.write(f"<p id='outcome' class='errored'>Run {_e(outcome)}.</p>")
         chart = rate_chart([(visible_on_page(name), *pass_counts(counts))  # the chart escapes, nothing more
                             for name, counts in (s.get("metrics") or {}).items()],
                            title="pass rate by metric, with Wilson 95 % intervals")

@@ -4,15 +4,19 @@ score's bootstrap interval; with repeats, flaky cases and Krippendorff's α), un
 Values from the system under test or a data file (outputs, ids, reasons, errors, metric names) are
 made inert text that stays on its line and in its cell: line breaks of every kind (``\\r``, ``\\n``,
 ``\\x0b``, ``\\x0c``, ``\\x85``, U+2028, U+2029) become spaces, other control characters visible
-escapes, and every ASCII punctuation character is backslash-escaped (CommonMark lets any of them
-be), so no value can open a heading, a table row or cell, a link, an image, HTML, emphasis or a code
-span — nor a GFM autolink, whose ``://`` and ``www.`` no longer match.
+escapes, and a backslash goes before each character that would be Markdown there — and only those, so
+a reply reads as written (commas, colons, dots and hyphens stay bare): ``\\``, ``|`` (a table cell),
+`` ` `` (a code span), ``[`` and ``]`` (a link, an image, a footnote), ``<`` (HTML, an autolink), ``*``
+and ``~`` (emphasis, strikethrough) unless spaces surround them, ``_`` unless it joins two letters or
+digits, ``@`` (an e-mail autolink, a mention), the ``:`` of ``://`` and the ``.`` of ``www.`` (GFM
+autolinks), and a block marker that begins the value (``#``, ``>``, ``-``, ``+``, ``=``, ``1.``) or
+a ``#`` that ends it. No value can open a heading, a table row or cell, a link, an image, HTML,
+emphasis or a code span.
 """
 
 from __future__ import annotations
 
 import re
-import string
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +26,7 @@ from agentunit.reporting.console import (
     interval_text,
     judge_line,
     metric_lines,
+    outcome_text,
     run_statistics,
     score_text,
     summary_rows,
@@ -31,19 +36,39 @@ from agentunit.reporting.text import visible
 
 MAX_LISTED = 200
 _LINE_BREAKS = re.compile("\r\n|[\r\n\x0b\x0c\x85\u2028\u2029]")
-_PUNCTUATION = str.maketrans({c: "\\" + c for c in string.punctuation})
+_ALWAYS = frozenset("\\`[]<|@")  # Markdown wherever they stand
+_UNLESS_SPACED = frozenset("*~")  # emphasis and strikethrough, unless whitespace surrounds them
+_BLOCK_START = re.compile(r"[#>+=-]|\d{1,9}[.)]")  # a heading, a quote, a list, a setext line
+_AUTOLINK = re.compile(r"(?=://)|(?i:(?<=\bwww)(?=\.))")  # GFM autolinks: the ``:`` of scheme://, www's ``.``
 
 
 def inert(text: Any, limit: int = 160) -> str:
     """``text`` as inert Markdown inline text on one line, cut to ``limit`` characters (then "…").
 
     Algorithm: cut first (so an escape is never split), line breaks → spaces, other controls →
-    visible escapes, then a backslash before each ASCII punctuation character.
+    visible escapes, spaces at either end dropped, then a backslash before each character that is
+    Markdown where it stands (the module's docstring lists them); every other character is left as it is.
     """
     text = "" if text is None else str(text)
     if len(text) > limit:
         text = text[:limit] + "…"
-    return visible(_LINE_BREAKS.sub(" ", text)).translate(_PUNCTUATION)
+    text = visible(_LINE_BREAKS.sub(" ", text)).strip()  # edge spaces would undo the bold around a value
+    marks = {m.start() for m in _AUTOLINK.finditer(text)}  # a backslash before the ``:`` / ``.`` there
+    block = _BLOCK_START.match(text)
+    if block:
+        marks.add(block.end() - 1)  # the marker's last character: ``\#``, ``1\.``
+    if text.endswith("#"):
+        marks.add(len(text) - 1)
+    out = []
+    for index, char in enumerate(text):
+        before = text[index - 1] if index else ""  # the value's edges count as neither space nor letter
+        after = text[index + 1] if index + 1 < len(text) else ""
+        if (index in marks or char in _ALWAYS
+                or (char in _UNLESS_SPACED and not (before.isspace() and after.isspace()))
+                or (char == "_" and not (before.isalnum() and after.isalnum()))):
+            out.append("\\")
+        out.append(char)
+    return "".join(out)
 
 
 def write_markdown(result: Any, path: str | Path) -> None:
@@ -55,6 +80,9 @@ def write_markdown(result: Any, path: str | Path) -> None:
     lines = [f"# agentunit run `{result.run_id}` — {inert(result.suite)}", "",
              f"Started {result.started_at}. **{s['passed']}/{s['cases']} passed**, {s['failed']} failed, "
              f"{s['errored']} errored, {unmeasured} unmeasured{allowed}.", ""]
+    outcome = outcome_text(getattr(result, "status", ""), s)
+    if outcome != getattr(result, "status", ""):
+        lines += [f"Run {outcome}.", ""]
     statistics = run_statistics(result)
     if "repeat" in s:
         r = s["repeat"]

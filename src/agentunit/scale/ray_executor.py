@@ -13,11 +13,19 @@ when its task returns, once, so every case is stored exactly once.
 Caches: target reply cache hits are looked up on the driver before a batch is sent and shipped with
 it; cache entries the workers make come back and are written by the driver. The judge cache is
 written the same way but read only from what the worker itself decided during the run.
+
+Quiet on success: an actor's constructor takes no object from the object store (Ray logs an error-level
+line for any actor that may restart with one, ray-project/ray#53727) — the suite, target and options
+reach each actor as a reference inside every call, and an actor (or its restart) builds its engine
+from the first call it gets; the driver holds that object until the pool stops. The notice Ray logs
+when it turns token authentication on for a local cluster it starts (the default, kept) is dropped;
+every other warning of Ray's is left as it is.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import dataclasses
 import logging
@@ -93,7 +101,8 @@ class RayExecutor:
             if self.address is None:
                 init["include_dashboard"] = False  # a local Ray for this run only: nothing to browse
             try:
-                ray.init(**init)
+                with _without_token_notice():
+                    ray.init(**init)
             except (ConnectionError, ValueError, RuntimeError) as exc:  # no cluster there, a malformed address
                 raise AgentUnitError(f"cannot start or reach Ray at {self.address or 'a local Ray'}: "
                                      f"{type(exc).__name__}: {exc}") from None
@@ -130,9 +139,9 @@ class RayExecutor:
         actor_class = ray.remote(_CaseWorker).options(
             num_cpus=self.num_cpus, max_restarts=self.max_restarts, max_task_retries=self.max_task_retries,
             runtime_env=self.runtime_env)
-        actors = [actor_class.remote(self._payload, search_paths) for _ in range(count)]
+        actors = [actor_class.remote(search_paths) for _ in range(count)]
         self.stats.workers = count
-        self.stats.worker_pids = ray.get([actor.pid.remote() for actor in actors])
+        self.stats.worker_pids = ray.get([actor.start.remote([self._payload]) for actor in actors])
         return actors
 
     async def _run_batches(self, ray: Any, engine: Any, run_id: str, jobs: Iterator[Job], actors: list[Any]) -> None:
@@ -142,7 +151,7 @@ class RayExecutor:
         def submit(index: int) -> None:
             batch = next(batches, None)
             if batch is not None:
-                ref = actors[index].evaluate.remote(batch, _cache_hits(engine, batch))
+                ref = actors[index].evaluate.remote([self._payload], batch, _cache_hits(engine, batch))
                 in_flight[asyncio.wrap_future(ref.future())] = index
 
         for _ in range(self.in_flight):
@@ -179,23 +188,34 @@ class RayExecutor:
 
 
 class _CaseWorker:
-    """A Ray actor: one engine (suite, target, judge) evaluating batches of cases on one event loop."""
+    """A Ray actor: one engine (suite, target, judge) evaluating batches of cases on one event loop.
 
-    def __init__(self, payload: bytes, search_paths: list[str]) -> None:
-        from ray import cloudpickle
+    The constructor takes no object-store reference (see the module's docstring): every call brings the
+    payload's reference, wrapped in a list so that Ray hands over the reference, not the object, and the
+    first call an actor gets (``start``, or after a restart the batch retried on it) builds its engine."""
 
+    def __init__(self, search_paths: list[str]) -> None:
         for folder in search_paths:  # where a python target's module is imported from, as on the driver
             if folder not in sys.path:
                 sys.path.insert(0, folder)
-        suite, target, options = cloudpickle.loads(payload)
         self._cache = _WorkerCache()
-        # Ray runs an event loop on the thread that calls the actor's methods: the cases get their own,
-        # on a thread of their own, for the actor's life (a target's connections stay bound to it).
+        # The cases run on an event loop of their own, on a thread of their own, for the actor's life (a
+        # target's connections stay bound to it); Ray calls the methods on its own thread, one at a time.
         self._loop = asyncio.new_event_loop()
         threading.Thread(target=self._loop.run_forever, name="agentunit-cases", daemon=True).start()
         # The judge, the run-wide metric state and the media limits live in context variables: one
         # context for the actor's life, every batch runs inside it.
         self._context = contextvars.copy_context()
+        self._engine: Any = None
+
+    def _ready(self, payload: list[Any]) -> None:
+        """Build the engine from the payload (``[ObjectRef]``) unless this actor has one already."""
+        if self._engine is not None:
+            return
+        import ray
+        from ray import cloudpickle
+
+        suite, target, options = cloudpickle.loads(ray.get(payload[0]))
         self._engine = self._context.run(self._build, suite, target, options)
 
     def _build(self, suite: Any, target: Any, options: Any) -> Any:
@@ -211,41 +231,51 @@ class _CaseWorker:
         use_limits(MediaLimits.for_suite(suite.options, suite.media_dir))
         return engine
 
-    def pid(self) -> int:
+    def start(self, payload: list[Any]) -> int:
+        """Build the engine (the suite, its target and judge); this process's id."""
+        self._ready(payload)
         return os.getpid()
 
-    def evaluate(self, batch: list[Job], hits: dict[str, tuple[str, float | None]]) -> dict[str, Any]:
+    def evaluate(self, payload: list[Any], batch: list[Job], hits: dict[str, tuple[str, float | None]]
+                 ) -> dict[str, Any]:
         """Evaluate a batch; per case ``(seq, repeat, values)``, and the cache entries made on the way."""
-        return self._in_context(self._evaluate(batch, hits))
+        self._ready(payload)
+        return self._in_context(_evaluate_batch(self._engine, self._cache, batch, hits))
 
     def _in_context(self, coroutine: Any) -> Any:
         """Run ``coroutine`` on the actor's loop, in the actor's context; its result."""
         return self._context.run(asyncio.run_coroutine_threadsafe, coroutine, self._loop).result()
 
-    async def _evaluate(self, batch: list[Job], hits: dict[str, tuple[str, float | None]]) -> dict[str, Any]:
-        self._cache.begin(hits)
-        judge = current_judge()
-        before = dataclasses.asdict(judge.stats)
-        limit = asyncio.Semaphore(max(1, self._engine.options.concurrency))
-
-        async def one(seq: int, case: DatasetCase, repeat: int) -> tuple[int, int, dict[str, Any]]:
-            async with limit:
-                return seq, repeat, await self._engine._evaluate(case, repeat)
-
-        cases = await asyncio.gather(*(one(*job) for job in batch))
-        after = dataclasses.asdict(judge.stats)
-        return {"cases": cases, "cache": self._cache.puts, "judge_cache": self._cache.judge_puts,
-                "judge_stats": {k: after[k] - before[k] for k in after if after[k] != before[k]},
-                "pid": os.getpid()}
-
     def close(self) -> None:
         """Close the target's and the judge's connections before the actor goes."""
+        if self._engine is None:
+            return
+
         async def _close() -> None:
             if self._engine.target is not None:
                 await self._engine.target.aclose()
             await current_judge().aclose()
 
         self._in_context(_close())
+
+
+async def _evaluate_batch(engine: Any, cache: _WorkerCache, batch: list[Job],
+                          hits: dict[str, tuple[str, float | None]]) -> dict[str, Any]:
+    """A batch's cases evaluated on the actor's loop. A function, not a method: an actor class with a
+    coroutine method is an async actor to Ray, whose methods must not wait (``ray.get``) for the payload."""
+    cache.begin(hits)
+    judge = current_judge()
+    before = dataclasses.asdict(judge.stats)
+    limit = asyncio.Semaphore(max(1, engine.options.concurrency))
+
+    async def one(seq: int, case: DatasetCase, repeat: int) -> tuple[int, int, dict[str, Any]]:
+        async with limit:
+            return seq, repeat, await engine._evaluate(case, repeat)
+
+    cases = await asyncio.gather(*(one(*job) for job in batch))
+    after = dataclasses.asdict(judge.stats)
+    return {"cases": cases, "cache": cache.puts, "judge_cache": cache.judge_puts,
+            "judge_stats": {k: after[k] - before[k] for k in after if after[k] != before[k]}, "pid": os.getpid()}
 
 
 class _WorkerCache:
@@ -321,6 +351,28 @@ async def _stop_pool(ray: Any, actors: list[Any]) -> None:
         future.exception()  # an actor lost for good cannot close; that is not the run's error
     for actor in actors:
         ray.kill(actor, no_restart=True)
+
+
+_TOKEN_LOGGER = "ray._private.authentication.authentication_token_setup"
+_TOKEN_NOTICE = "Token authentication is enabled for this Ray cluster"
+
+
+class _DropTokenNotice(logging.Filter):
+    """Drops Ray's notice that a local cluster it starts has token authentication on (its default, kept)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not record.getMessage().startswith(_TOKEN_NOTICE)
+
+
+@contextlib.contextmanager
+def _without_token_notice() -> Iterator[None]:
+    """While Ray starts or joins a cluster: its token-authentication notice is not printed."""
+    logger, drop = logging.getLogger(_TOKEN_LOGGER), _DropTokenNotice()
+    logger.addFilter(drop)
+    try:
+        yield
+    finally:
+        logger.removeFilter(drop)
 
 
 def _import_ray() -> Any:

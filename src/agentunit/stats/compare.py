@@ -8,8 +8,10 @@ import math
 from pathlib import Path
 from typing import Any
 
+from agentunit.errors import AgentUnitError
 from agentunit.stats.intervals import bootstrap_mean_interval, wilson_interval
 from agentunit.stats.paired import mcnemar_exact, paired_bootstrap_p, wilcoxon_signed_rank
+from agentunit.store.base import is_relative_name, run_suite
 from agentunit.store.sqlite import (
     UnknownRunError,
     case_verdicts,
@@ -22,32 +24,77 @@ from agentunit.store.sqlite import (
 SCORE_TESTS = ("wilcoxon", "bootstrap")
 _TEST_NAMES = {"wilcoxon": "wilcoxon_signed_rank", "bootstrap": "paired_bootstrap"}
 
-__all__ = ["SCORE_TESTS", "UnknownRunError", "compare_runs", "recent_runs_of", "resolve_run"]
+__all__ = ["SCORE_TESTS", "DifferentSuitesError", "UnknownRunError", "compare_runs", "recent_runs_of",
+           "resolve_pair", "resolve_run"]
 
 
-def resolve_run(db_path: str | Path, name: str) -> str:
+class DifferentSuitesError(AgentUnitError):
+    """The two runs of a comparison belong to different suites (and ``across_suites`` was not given)."""
+
+
+def resolve_run(db_path: str | Path, name: str, *, suite: str | None = None) -> str:
     """The id of the run ``name`` stands for in the database: an id, a unique id prefix, ``latest`` or
-    ``latest~N`` (N runs before the newest, by start time). Raises UnknownRunError (its message lists
-    the recent runs) or AgentUnitError (no such database)."""
+    ``latest~N`` (N runs before the newest, by start time; of ``suite`` only when given). Raises
+    UnknownRunError (its message lists the recent runs) or AgentUnitError (no such database)."""
     conn = connect_read_only(db_path)
     try:
-        return resolve_run_id(conn, name)
+        return resolve_run_id(conn, name, suite=suite)
     finally:
         conn.close()
 
 
-def recent_runs_of(db_path: str | Path, limit: int = 10) -> list[dict[str, Any]]:
-    """The newest ``limit`` runs of a database: run_id, suite, started_at, status."""
+def recent_runs_of(db_path: str | Path, limit: int = 10, *, suite: str | None = None) -> list[dict[str, Any]]:
+    """The newest ``limit`` runs of a database (of ``suite`` only when given): run_id, suite, started_at, status."""
     conn = connect_read_only(db_path)
     try:
-        return recent_runs(conn, limit)
+        return recent_runs(conn, limit, suite=suite)
     finally:
         conn.close()
+
+
+def resolve_pair(conn: Any, run_a: str, run_b: str, *, suite: str | None = None,
+                 across_suites: bool = False) -> tuple[str, str, str | None]:
+    """The two run ids a comparison names, and the suite both belong to (None when they differ).
+
+    ``latest`` and ``latest~N`` count the runs of one suite: ``suite`` when given, else the suite of the
+    other side when that is a run id, else the suite of the newest run — so ``latest~1 latest`` is the
+    newest run and the one before it *of the same suite*. With ``across_suites`` and no ``suite`` they
+    count every run. Runs of different suites raise DifferentSuitesError unless ``across_suites``.
+    """
+    relative_a, relative_b = is_relative_name(run_a), is_relative_name(run_b)
+    scope = suite
+    if scope is None and not across_suites and (relative_a or relative_b):
+        named = run_b if relative_a and not relative_b else run_a if relative_b and not relative_a else None
+        if named is not None:
+            scope = run_suite(conn, resolve_run_id(conn, named))
+        else:
+            newest = recent_runs(conn, 1)
+            scope = newest[0]["suite"] if newest else None
+    id_a = resolve_run_id(conn, run_a, suite=scope if relative_a else None)
+    id_b = resolve_run_id(conn, run_b, suite=scope if relative_b else None)
+    suite_a, suite_b = run_suite(conn, id_a), run_suite(conn, id_b)
+    if not across_suites:
+        for run_id, its_suite in ((id_a, suite_a), (id_b, suite_b)):
+            if suite is not None and its_suite != suite:
+                raise DifferentSuitesError(
+                    f"run {run_id} is of suite {its_suite!r}, not {suite!r}: name a run of {suite!r}, or pass "
+                    "--across-suites to compare runs of different suites")
+        if suite_a != suite_b:
+            raise DifferentSuitesError(
+                f"run {id_a} is of suite {suite_a!r} and run {id_b} of suite {suite_b!r}: cases of two suites do "
+                "not pair up; compare runs of one suite (--suite NAME), or pass --across-suites")
+    return id_a, id_b, suite_a if suite_a == suite_b else None
 
 
 def compare_runs(db_path: str | Path, run_a: str, run_b: str, *, level: float = 0.05,
-                 score_test: str = "wilcoxon", confidence: float = 0.95) -> dict[str, Any]:
+                 score_test: str = "wilcoxon", confidence: float = 0.95, suite: str | None = None,
+                 across_suites: bool = False) -> dict[str, Any]:
     """Compare run B against run A (both named as ``resolve_run`` accepts); B is the newer one.
+
+    The runs are of one suite: ``latest``/``latest~N`` count the runs of ``suite``, else of the other
+    side's suite, else of the newest run's (``resolve_pair``); two runs of different suites raise
+    DifferentSuitesError unless ``across_suites``. ``suite`` in the result: the suite of both (None
+    when they differ).
 
     Cases pair by (id, repeat). ``cases``: ``fixed`` (failed in A → passed in B), ``broken``
     (passed → failed), ``still_failing``, ``added`` (only in B), ``removed`` (only in A) — ids, as
@@ -68,7 +115,7 @@ def compare_runs(db_path: str | Path, run_a: str, run_b: str, *, level: float = 
         raise ValueError(f"level must be between 0 and 1, got {level!r}")
     conn = connect_read_only(db_path)
     try:
-        id_a, id_b = resolve_run_id(conn, run_a), resolve_run_id(conn, run_b)
+        id_a, id_b, common = resolve_pair(conn, run_a, run_b, suite=suite, across_suites=across_suites)
         cases_a, cases_b = case_verdicts(conn, id_a), case_verdicts(conn, id_b)
         metrics_a, metrics_b = _metric_table(conn, id_a), _metric_table(conn, id_b)
         runs = {r["run_id"]: r for r in recent_runs(conn, None) if r["run_id"] in (id_a, id_b)}
@@ -80,7 +127,7 @@ def compare_runs(db_path: str | Path, run_a: str, run_b: str, *, level: float = 
     for name in [*metrics_a, *[m for m in metrics_b if m not in metrics_a]]:
         metrics[name] = _metric_comparison(name, metrics_a.get(name, {}), metrics_b.get(name, {}), level=level,
                                            score_test=score_test, confidence=confidence)
-    return {"a": id_a, "b": id_b, "level": level, "confidence": confidence,
+    return {"a": id_a, "b": id_b, "suite": common, "level": level, "confidence": confidence,
             "runs": {"a": _run_info(runs.get(id_a)), "b": _run_info(runs.get(id_b))},
             "repeats": bool(repeats), "cases": cases, "overall": overall, "metrics": metrics,
             "regressed": [name for name, m in metrics.items() if m["regressed"]]}

@@ -586,27 +586,53 @@ class UnknownRunError(AgentUnitError):
     """A run name (id, ``latest``, ``latest~N``) that names no run in the database."""
 
 
-def recent_runs(conn: schema.Connection, limit: int | None = 10) -> list[dict[str, Any]]:
-    """Runs newest first (``started_at``, then insertion order): run_id, suite, started_at, status."""
-    sql = "SELECT run_id, suite, started_at, status FROM runs ORDER BY started_at DESC, rowid DESC"
-    rows = conn.execute(sql + (" LIMIT ?" if limit is not None else ""), (() if limit is None else (limit,)))
+def recent_runs(conn: schema.Connection, limit: int | None = 10, *, suite: str | None = None
+                ) -> list[dict[str, Any]]:
+    """Runs newest first (``started_at``, then insertion order): run_id, suite, started_at, status; only
+    the runs of ``suite`` when given."""
+    where, params = (" WHERE suite = ?", (suite,)) if suite is not None else ("", ())
+    sql = f"SELECT run_id, suite, started_at, status FROM runs{where} ORDER BY started_at DESC, rowid DESC"
+    if limit is not None:
+        sql, params = sql + " LIMIT ?", (*params, limit)
+    rows = conn.execute(sql, params)
     return [dict(zip(("run_id", "suite", "started_at", "status"), r, strict=True)) for r in rows]
 
 
-def resolve_run_id(conn: schema.Connection, name: str) -> str:
-    """The run id a name stands for: an exact id, ``latest`` (newest run) or ``latest~N`` (the N-th
-    before it), or a unique prefix of an id. Raises UnknownRunError listing recent runs."""
+def is_relative_name(name: str) -> bool:
+    """Whether a run name counts back from the newest run (``latest``, ``latest~N``) rather than naming one."""
     text = name.strip()
-    if text == "latest" or text.startswith("latest~"):
+    return text == "latest" or text.startswith("latest~")
+
+
+def run_suite(conn: schema.Connection, run_id: str) -> str | None:
+    """The suite name of a stored run (None when there is no such run)."""
+    row = conn.execute("SELECT suite FROM runs WHERE run_id = ?", (run_id,)).fetchone()
+    return None if row is None else str(row[0])
+
+
+def resolve_run_id(conn: schema.Connection, name: str, *, suite: str | None = None) -> str:
+    """The run id a name stands for: an exact id, ``latest`` (newest run) or ``latest~N`` (the N-th
+    before it), or a unique prefix of an id. With ``suite``, ``latest`` and ``latest~N`` count only
+    that suite's runs (an id names its run whatever its suite). Raises UnknownRunError listing recent
+    runs (of ``suite`` when given)."""
+    text = name.strip()
+    if is_relative_name(text):
         back = text[len("latest~"):] if text != "latest" else "0"
         if not back.isdigit():
             raise UnknownRunError(f"bad run name {name!r}: use a run id, latest or latest~N (N ≥ 0)"
-                                  + _recent_text(conn))
-        row = conn.execute("SELECT run_id FROM runs ORDER BY started_at DESC, rowid DESC LIMIT 1 OFFSET ?",
-                           (int(back),)).fetchone()
+                                  + _recent_text(conn, suite))
+        where, params = (" WHERE suite = ?", (suite,)) if suite is not None else ("", ())
+        row = conn.execute(f"SELECT run_id FROM runs{where} ORDER BY started_at DESC, rowid DESC LIMIT 1 OFFSET ?",
+                           (*params, int(back))).fetchone()
         if row is None:
-            total = conn.execute("SELECT COUNT(*) FROM runs").fetchone()[0]
-            raise UnknownRunError(f"no run {name!r}: the database holds {total} run(s)" + _recent_text(conn))
+            total = conn.execute(f"SELECT COUNT(*) FROM runs{where}", params).fetchone()[0]
+            if suite is None:
+                raise UnknownRunError(f"no run {name!r}: the database holds {total} run(s)" + _recent_text(conn))
+            if not total:
+                raise UnknownRunError(f"no run {name!r}: the database holds no run of suite {suite!r}"
+                                      + _suites_text(conn))
+            raise UnknownRunError(f"no run {name!r} of suite {suite!r}: the database holds {total} run(s) of it"
+                                  + _recent_text(conn, suite))
         return str(row[0])
     if conn.execute("SELECT 1 FROM runs WHERE run_id = ?", (text,)).fetchone():
         return text
@@ -615,16 +641,22 @@ def resolve_run_id(conn: schema.Connection, name: str) -> str:
     if len(matches) == 1:
         return str(matches[0])
     why = "is the prefix of several runs" if matches else "names no run"
-    raise UnknownRunError(f"{name!r} {why}" + _recent_text(conn))
+    raise UnknownRunError(f"{name!r} {why}" + _recent_text(conn, suite))
 
 
-def _recent_text(conn: schema.Connection) -> str:
-    runs = recent_runs(conn, 10)
+def _recent_text(conn: schema.Connection, suite: str | None = None) -> str:
+    runs = recent_runs(conn, 10, suite=suite)
     if not runs:
         return "; the database has no runs yet"
     lines = [f"  {'latest' if i == 0 else f'latest~{i}':<9} {r['run_id']}  {r['started_at']}  {r['status']:<11}"
              f" {r['suite']}" for i, r in enumerate(runs)]
-    return "; recent runs:\n" + "\n".join(lines)
+    return f"; recent runs{'' if suite is None else f' of suite {suite!r}'}:\n" + "\n".join(lines)
+
+
+def _suites_text(conn: schema.Connection) -> str:
+    names = [row[0] for row in conn.execute("SELECT suite FROM runs GROUP BY suite ORDER BY MAX(started_at) DESC"
+                                            " LIMIT 20")]
+    return "; suites with runs: " + ", ".join(repr(n) for n in names) if names else "; the database has no runs yet"
 
 
 def case_verdicts(conn: schema.Connection, run_id: str) -> list[tuple[str, int, str, bool, float | None]]:

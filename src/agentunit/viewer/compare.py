@@ -34,6 +34,27 @@ def resolve(db_path: str | Path, conn: sqlite3.Connection, name: str) -> str:
         raise ViewerError(str(exc)) from None
 
 
+def resolve_pair(db_path: str | Path, conn: sqlite3.Connection, name_a: str, name_b: str,
+                 suite: str | None = None) -> tuple[str, str, str | None]:
+    """The two run ids of a comparison and the suite of both (None when they differ): ``latest`` and
+    ``latest~N`` count the runs of ``suite``, else of the other side's suite, else of the newest run's, as
+    ``agentunit compare`` does (``agentunit.stats.compare.resolve_pair``); two runs named by id are
+    compared whatever their suites (the page says when they differ). ViewerError when a name fits no run."""
+    try:
+        from agentunit.stats.compare import DifferentSuitesError
+        from agentunit.stats.compare import resolve_pair as resolve_names
+    except ImportError:
+        run_a, run_b = _resolve(db_path, conn, name_a), _resolve(db_path, conn, name_b)
+        return run_a, run_b, None
+    try:
+        try:
+            return resolve_names(conn, name_a, name_b, suite=suite or None)
+        except DifferentSuitesError:  # named by id (the latest~N of one suite never differ): shown, with a note
+            return resolve_names(conn, name_a, name_b, suite=suite or None, across_suites=True)
+    except (AgentUnitError, LookupError, ValueError) as exc:  # UnknownRunError is an AgentUnitError
+        raise ViewerError(str(exc)) from None
+
+
 def _resolve(db_path: str | Path, conn: sqlite3.Connection, name: str) -> str:
     match = _LATEST.fullmatch(name.strip())
     if match:
@@ -65,7 +86,7 @@ def compare(db_path: str | Path, conn: sqlite3.Connection, run_a: str, run_b: st
     except ImportError:
         result = _compare(conn, run_a, run_b)
     else:
-        result = compare_runs(db_path, run_a, run_b, level=level)
+        result = compare_runs(db_path, run_a, run_b, level=level, across_suites=True)  # ids, checked by the page
     if None not in key:
         with _LOCK:
             _CACHE[key] = result

@@ -18,14 +18,18 @@ from urllib.parse import quote, urlencode
 
 import agentunit.viewer.queries as queries
 from agentunit.reporting.charts import escape, pass_counts, percent, rate_chart, trend_chart
+from agentunit.reporting.console import outcome_text
 from agentunit.reporting.html import judge_html
+from agentunit.reporting.matrix import matrix_tables
 from agentunit.reporting.text import invisible_as_references, visible_on_page
-from agentunit.viewer.compare import case_key, compare, has_repeats, resolve
+from agentunit.viewer.compare import case_key, compare, has_repeats, resolve_pair
 from agentunit.viewer.queries import CASE_STATUSES, METRIC_STATUSES, ViewerError
 
 PAGE_SIZE = 50
 MAX_PAGE_SIZE = 500
 LISTED_CASES = 200  # per list on the comparison page
+SIDE_BY_SIDE = 50  # broken and fixed cases shown with both outputs
+OUTPUT_CHARS = 2000  # of each output shown side by side
 CSS = """
 body{font:14px/1.45 system-ui,sans-serif;margin:0;color:#1f2937;background:#fff}
 header{background:#111827;color:#f9fafb;padding:.6rem 1.5rem;display:flex;gap:1.2rem;align-items:baseline}
@@ -45,6 +49,10 @@ form label{display:flex;flex-direction:column;font-size:.8rem;color:#4b5563}inpu
 .media img{display:block;max-width:96px;max-height:96px;margin:.2rem 0;border:1px solid #ddd}
 details summary{cursor:pointer}ol.timeline li{margin:.3rem 0}.tag{font-size:.75rem;background:#eef2ff;
 padding:0 .35rem;border-radius:.3rem;margin-right:.3rem}.regressed{background:#fef2f2}
+.pair{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:.6rem;margin:.3rem 0 .9rem}
+.pair h4{margin:0 0 .2rem;font-size:.8rem;font-weight:600}.pair .why{font-size:.85rem;margin-top:.2rem}
+table.matrix{width:auto}table.matrix td{text-align:right;white-space:nowrap}.notice{background:#fffbeb;
+padding:.4rem .6rem;border:1px solid #fde68a}
 """
 
 
@@ -103,6 +111,19 @@ def _status(status: Any) -> str:
     return f"<span class='{_e(status)}'>{_e(status)}</span>"
 
 
+def _outcome(status: Any, counts: Mapping[str, Any]) -> str:
+    """A run's status, with what came of it when "completed" alone would mislead (every case errored)."""
+    text = outcome_text(status, dict(counts))
+    if text == str(status):
+        return _status(status)
+    return f"<span class='{'errored' if counts.get('errored') else 'muted'} outcome'>{_e(text)}</span>"
+
+
+def _count(count: int, kind: str) -> str:
+    """``3 failed`` in the colour of its kind; a zero count in grey (nothing went wrong)."""
+    return f"<span class='{kind if count else 'muted'}'>{count} {kind}</span>"
+
+
 def _param(params: Mapping[str, str], name: str) -> str:
     return (params.get(name) or "").strip()
 
@@ -159,17 +180,14 @@ def runs_page(conn: sqlite3.Connection, params: Mapping[str, str]) -> tuple[int,
                          "</span></h2><div class='trends'>")
             parts += [trend_chart(visible_on_page(name), points) for name, points in series.items()]
             parts.append("</div>")
-    parts.append("<h2>Compare two runs</h2><form class='filters' method='get' action='/compare'>"
-                 "<label>before (A)<input name='a' value='latest~1' size='28'></label>"
-                 "<label>after (B)<input name='b' value='latest' size='28'></label>"
-                 "<button type='submit'>Compare</button></form>")
+    parts.append("<h2>Compare two runs</h2>" + _compare_form("latest~1", "latest", suite, names))
     parts.append("<h2>Runs</h2><table id='runs'><tr><th>run</th><th>suite</th><th>started</th><th>status</th>"
                  "<th>cases</th><th>passed</th><th>failed</th><th>errored</th><th>unmeasured</th></tr>")
     for run in runs:
         counts = queries.status_counts(conn, run)
         parts.append(f"<tr><td>{_a(_run_url(run['run_id']), run['run_id'])}</td>"
                      f"<td class='text'>{_e(run['suite'])}</td>"
-                     f"<td>{_e(run['started_at'])}</td><td>{_status(run['status'])}</td>"
+                     f"<td>{_e(run['started_at'])}</td><td>{_outcome(run['status'], counts)}</td>"
                      + "".join(f"<td class='num'>{counts[k]}</td>" for k in ("cases", *CASE_STATUSES)) + "</tr>")
     parts.append("</table>")
     parts.append(_pager("/", page, more, suite=suite))
@@ -202,10 +220,10 @@ def run_page(conn: sqlite3.Connection, run_id: str, params: Mapping[str, str]) -
     size = _int_param(params, "size", PAGE_SIZE, 1, MAX_PAGE_SIZE)
     page = _int_param(params, "page", 1, 1, 10**9)
     parts = [f"<h1 class='text'>{_e(run['suite'])} — run {_e(run_id)}</h1><div class='facts'>"
-             f"<span>started <b>{_e(run['started_at'])}</b></span><span>status {_status(run['status'])}</span>"
-             f"<span><b>{counts['passed']}/{counts['cases']}</b> passed</span>"
-             f"<span class='failed'>{counts['failed']} failed</span><span class='errored'>{counts['errored']} errored"
-             f"</span><span class='unmeasured'>{counts['unmeasured']} unmeasured</span></div><p>"]
+             f"<span>started <b>{_e(run['started_at'])}</b></span>"
+             f"<span id='status'>status {_outcome(run['status'], counts)}</span>"
+             f"<span><b>{counts['passed']}/{counts['cases']}</b> passed</span>{_count(counts['failed'], 'failed')}"
+             f"{_count(counts['errored'], 'errored')}{_count(counts['unmeasured'], 'unmeasured')}</div><p>"]
     links = []
     if before:
         links += [_a(_run_url(before), "← previous run"), _a(_url("/compare", a=before, b=run_id),
@@ -220,6 +238,7 @@ def run_page(conn: sqlite3.Connection, run_id: str, params: Mapping[str, str]) -
     if rows:
         parts.append("<h2>Pass rate per metric (Wilson 95 % interval)</h2>" + rate_chart(rows))
     summary = run.get("summary") if isinstance(run.get("summary"), dict) else {}
+    parts.append(_matrix(summary))
     parts.append(judge_html(summary))
     repeat = summary.get("repeat")
     if isinstance(repeat, dict) and "k" in repeat:
@@ -246,6 +265,39 @@ def run_page(conn: sqlite3.Connection, run_id: str, params: Mapping[str, str]) -
     parts.append(_pager(_run_url(run_id), page, more, status=status, metric=metric, verdict=verdict, q=search,
                         size=size if size != PAGE_SIZE else None))
     return 200, layout(f"run {run_id}", "".join(parts))
+
+
+def _matrix(summary: dict[str, Any]) -> str:
+    """A prompt × target run's grid (rows: prompts, columns: targets): cases passed per cell, then the same
+    per metric (folded), as the reports show it; "" for a run that is not a matrix."""
+    tables = matrix_tables(summary)
+    if not tables:
+        return ""
+    parts = []
+    for index, table in enumerate(tables):
+        grid = (f"<table class='matrix' id='{'matrix' if index == 0 else f'matrix-{index}'}'><tr>"
+                "<th>prompt \\ target</th>" + "".join(f"<th class='text'>{_e(c)}</th>" for c in table.columns)
+                + "</tr>" + "".join(f"<tr><th class='text'>{_e(label)}</th>"
+                                   + "".join(f"<td class='{_cell_class(c)}'>{_e(c)}</td>" for c in cells) + "</tr>"
+                                   for label, cells in table.rows) + "</table>")
+        if index == 0:
+            parts.append(f"<h2>Prompts × targets: cases passed</h2>{grid}")
+            if len(tables) > 1:
+                parts.append(f"<details id='matrix-metrics'><summary>per metric ({len(tables) - 1})</summary>")
+        else:
+            parts.append(f"<h3 class='text'>metric {_e(table.title)}</h3>{grid}")
+    if len(tables) > 1:
+        parts.append("</details>")
+    return "".join(parts)
+
+
+def _cell_class(text: str) -> str:
+    """A grid cell ``passed/n (rate)``: green when every one passed, red when some did not, grey when empty."""
+    passed, slash, rest = text.partition("/")
+    total = rest.split(" ", 1)[0]
+    if not slash or not passed.isdigit() or not total.isdigit():
+        return "muted"
+    return "passed" if passed == total else "failed"
 
 
 def _filter_form(run_id: str, status: str, metric: str, verdict: str, search: str, metric_names: list[str],
@@ -375,16 +427,19 @@ def _dicts(value: Any) -> list[dict[str, Any]]:
 # -- a comparison ----------------------------------------------------------------------------------
 
 def compare_page(conn: sqlite3.Connection, db_path: str | Path, params: Mapping[str, str]) -> tuple[int, str]:
-    """Two runs compared (``a`` before, ``b`` after; ids, ``latest`` or ``latest~N``): cases fixed,
-    broken, still failing, added and removed, and per metric both pass rates with intervals, the delta
-    and the paired test's p-value — what ``agentunit compare`` reports."""
+    """Two runs compared (``a`` before, ``b`` after; ids, ``latest`` or ``latest~N`` — counted among the
+    runs of ``suite``, else of the other side's suite, else of the newest run's, as ``agentunit compare``
+    counts them; with no parameter at all, the newest suite that ran twice): cases fixed, broken (each
+    with both outputs side by side), still failing, added and removed, and per metric both pass rates with
+    intervals, the delta and the paired test's p-value — what ``agentunit compare`` reports. Runs named by
+    id of two different suites are compared, with a note saying so."""
     name_a, name_b = _param(params, "a") or "latest~1", _param(params, "b") or "latest"
-    form = ("<form class='filters' method='get' action='/compare'>"
-            f"<label>before (A)<input name='a' value='{_value(name_a)}' size='28'></label>"
-            f"<label>after (B)<input name='b' value='{_value(name_b)}' size='28'></label>"
-            "<button type='submit'>Compare</button></form>")
+    suite = _param(params, "suite")
+    if not (_param(params, "a") or _param(params, "b") or suite):  # the page as linked: the newest suite run twice
+        suite = queries.comparable_suite(conn) or ""
+    form = _compare_form(name_a, name_b, suite, queries.suites(conn))
     try:
-        run_a, run_b = resolve(db_path, conn, name_a), resolve(db_path, conn, name_b)
+        run_a, run_b, common = resolve_pair(db_path, conn, name_a, name_b, suite or None)
     except ViewerError as exc:
         return 404, layout("compare", f"<h1>Compare two runs</h1>{form}<pre class='errored'>{_e(str(exc))}</pre>")
     result = compare(db_path, conn, run_a, run_b)
@@ -392,6 +447,11 @@ def compare_page(conn: sqlite3.Connection, db_path: str | Path, params: Mapping[
     cases, metrics = result.get("cases") or {}, result.get("metrics") or {}
     regressed = set(result.get("regressed") or [])
     parts = [f"<h1>Compare {_a(_run_url(run_a), run_a)} → {_a(_run_url(run_b), run_b)}</h1>", form]
+    if common is None:
+        suite_a, suite_b = ((queries.get_run(conn, r) or {}).get("suite") for r in (run_a, run_b))
+        if suite_a != suite_b:
+            parts.append(f"<p class='notice text' id='suites'>A is a run of suite <b>{_e(suite_a)}</b>, B of suite "
+                         f"<b>{_e(suite_b)}</b>: their cases pair up only where both suites use the same ids.</p>")
     if result.get("fallback"):
         parts.append("<p class='muted'>Significance tests come with <code>agentunit.stats</code>, which is not "
                      "installed: deltas only.</p>")
@@ -422,17 +482,52 @@ def compare_page(conn: sqlite3.Connection, db_path: str | Path, params: Mapping[
         items = list(cases.get(kind) or [])
         if not items:
             continue
+        sides: tuple[dict[Any, Any], dict[Any, Any]] = ({}, {})
+        if kind in ("broken", "fixed"):  # the two outputs side by side, for the first SIDE_BY_SIDE
+            keys = [case_key(item, repeats) for item in items[:SIDE_BY_SIDE]]
+            sides = (queries.case_outcomes(conn, run_a, keys, max_chars=OUTPUT_CHARS),
+                     queries.case_outcomes(conn, run_b, keys, max_chars=OUTPUT_CHARS))
         parts.append(f"<h2>{title}: {len(items)}</h2><ul id='{kind}'>")
         for item in items[:LISTED_CASES]:
             case_id, repeat = case_key(item, repeats)
             label = case_id + (f" #{repeat}" if repeat else "")
             other = "" if kind in ("added", "removed") else \
                 f" <span class='muted'>({_a(_case_url(run_a, case_id, repeat), 'in A')})</span>"
-            parts.append(f"<li class='text'>{_a(_case_url(run_of_link, case_id, repeat), label)}{other}</li>")
+            pair = _pair(sides, (case_id, repeat)) if kind in ("broken", "fixed") else ""
+            parts.append(f"<li class='text'>{_a(_case_url(run_of_link, case_id, repeat), label)}{other}{pair}</li>")
         parts.append("</ul>")
         if len(items) > LISTED_CASES:
             parts.append(f"<p class='muted'>… and {len(items) - LISTED_CASES:,} more.</p>")
     return 200, layout(f"compare {run_a} → {run_b}", "".join(parts))
+
+
+def _compare_form(name_a: str, name_b: str, suite: str, suites: list[str]) -> str:
+    """The form naming two runs (ids, ``latest``, ``latest~N``) and the suite whose runs ``latest~N`` counts."""
+    choices = [("", "the runs' own (or the newest run's)"), *[(n, n) for n in suites]]
+    return ("<form class='filters' method='get' action='/compare'>"
+            f"<label>before (A)<input name='a' value='{_value(name_a)}' size='28'></label>"
+            f"<label>after (B)<input name='b' value='{_value(name_b)}' size='28'></label>"
+            f"<label>suite of latest~N<select name='suite'>{_options(choices, suite)}</select></label>"
+            "<button type='submit'>Compare</button></form>")
+
+
+def _pair(sides: tuple[dict[Any, Any], dict[Any, Any]], key: tuple[str, int]) -> str:
+    """A case's outputs in runs A and B side by side (escaped, each cut to OUTPUT_CHARS), with B's (or A's)
+    failing metrics and error under the run where they failed; "" when neither run has the case."""
+    if key not in sides[0] and key not in sides[1]:
+        return ""
+    columns = []
+    for name, side in (("A", sides[0]), ("B", sides[1])):
+        case = side.get(key)
+        if case is None:
+            columns.append(f"<div><h4>{name}</h4><span class='muted'>not in this run</span></div>")
+            continue
+        cut = " <span class='muted'>(cut)</span>" if case["cut"] else ""
+        why = "".join(f"<div class='why text'><span class='tag'>{_e(metric)}</span>{_e(reason)}</div>"
+                      for metric, reason in case["failing"])
+        error = f"<div class='why errored text'>{_e(case['error'])}</div>" if case["error"] else ""
+        columns.append(f"<div><h4>{name}: {_status(case['status'])}{cut}</h4>{_pre(case['output'])}{why}{error}</div>")
+    return f"<div class='pair'>{''.join(columns)}</div>"
 
 
 def _side(side: Any) -> str:

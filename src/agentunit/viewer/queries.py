@@ -81,6 +81,13 @@ def suites(conn: sqlite3.Connection) -> list[str]:
     return [row[0] for row in conn.execute("SELECT suite FROM runs GROUP BY suite ORDER BY MAX(started_at) DESC")]
 
 
+def comparable_suite(conn: sqlite3.Connection) -> str | None:
+    """The suite with at least two runs whose newest run is the most recent (None when no suite has two)."""
+    row = conn.execute("SELECT suite FROM runs GROUP BY suite HAVING COUNT(*) >= 2 ORDER BY MAX(started_at) DESC"
+                       " LIMIT 1").fetchone()
+    return None if row is None else str(row[0])
+
+
 def list_runs(conn: sqlite3.Connection, *, suite: str | None = None, limit: int = 50,
               offset: int = 0) -> tuple[list[dict[str, Any]], bool]:
     """One page of runs, newest first, each with its summary; and whether more runs follow."""
@@ -258,4 +265,28 @@ def case_statuses(conn: sqlite3.Connection, run_id: str, keys: list[tuple[str, i
                            (run_id, case_id, repeat)).fetchone()
         if row is not None:
             out[(case_id, repeat)] = row[0]
+    return out
+
+
+def case_outcomes(conn: sqlite3.Connection, run_id: str, keys: list[tuple[str, int]], *,
+                  max_chars: int = 2000) -> dict[tuple[str, int], dict[str, Any]]:
+    """For each (case id, repeat) of ``keys`` present in the run: its status, output and error (each cut to
+    ``max_chars``; the output read from ``texts`` when stored there) and ``failing``, the (metric, reason or
+    error) of its metric results that failed or errored — a primary-key lookup and one query per case."""
+    output_hash = "c.output_hash" if _has_column(conn, "case_results", "output_hash") else "NULL"
+    out = {}
+    for case_id, repeat in keys:
+        row = conn.execute(
+            "SELECT c.status, substr(COALESCE(c.output, t.body), 1, ?), length(COALESCE(c.output, t.body)),"
+            f" substr(c.error, 1, ?) FROM case_results c LEFT JOIN texts t ON t.hash = {output_hash}"
+            " WHERE c.run_id = ? AND c.case_id = ? AND c.repeat = ?",
+            (max_chars, max_chars, run_id, case_id, repeat)).fetchone()
+        if row is None:
+            continue
+        failing = conn.execute(
+            "SELECT metric, substr(COALESCE(error, reason), 1, ?) FROM metric_results WHERE run_id = ?"
+            " AND case_id = ? AND repeat = ? AND (passed = 0 OR status = 'error') ORDER BY position LIMIT 20",
+            (max_chars, run_id, case_id, repeat)).fetchall()
+        out[(case_id, repeat)] = {"status": row[0], "output": row[1], "cut": (row[2] or 0) > max_chars,
+                                  "error": row[3], "failing": [(m, why) for m, why in failing]}
     return out

@@ -30,6 +30,7 @@ from agentunit.store.location import is_postgres_url, redact_url
 CSP = ("default-src 'none'; style-src 'self'; img-src data:; script-src 'none'; form-action 'self'; "
        "base-uri 'none'; frame-ancestors 'none'")
 COOKIE = "agentunit_view_token"
+_CLIENT_GONE = (BrokenPipeError, ConnectionResetError, ConnectionAbortedError)
 
 
 def is_loopback(host: str) -> bool:
@@ -79,6 +80,13 @@ class ViewerServer(ThreadingHTTPServer):
         finally:
             if not getattr(conn, "closed", False):  # a PostgreSQL connection the server dropped is not reused
                 self._pool.put(conn)
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client that went away mid-reply (a closed tab, a browser that cancelled a load) is not worth a
+        traceback on the console; any other error is reported as the standard library reports it."""
+        if isinstance(sys.exc_info()[1], _CLIENT_GONE):
+            return
+        super().handle_error(request, client_address)
 
     def server_close(self) -> None:
         super().server_close()
