@@ -7,9 +7,11 @@ not import click (~12 ms of start-up). Ends by raising ``SystemExit`` with the r
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -87,7 +89,7 @@ def run_suite(context: Any, suite: Path | None, jobs: int | None, repeat: int | 
         if not dry_run:  # a dry run sends nothing: the environment may be incomplete
             from agentunit.suite.environment import check_environment
 
-            check_environment(loaded)
+            check_environment(loaded, connect=True)  # a missing key or a target where nothing answers: exit 2
         target = loaded.build_target()
         if dry_run:
             from agentunit.core.dryrun import dry_run as count_calls
@@ -99,13 +101,15 @@ def run_suite(context: Any, suite: Path | None, jobs: int | None, repeat: int | 
         sys.stdout.write(report.text() + "\n")
         raise SystemExit(EXIT_OK)
     _freeze_heap(context)  # the validated cases too
+    terminated: list[int] = []
     try:
-        result = execute(engine, total * repeat, show_progress=not quiet and sys.stderr.isatty())
+        with _terminated_as_interrupted(terminated):
+            result = execute(engine, total * repeat, show_progress=not quiet and sys.stderr.isatty())
     except KeyboardInterrupt:
         store.close()
-        sys.stderr.write(f"interrupted; committed results are kept. Continue with:\n"
-                         f"  agentunit run {suite} --db {shown(db)} --resume {engine.run_id}\n")
-        raise SystemExit(130) from None
+        sys.stderr.write(f"{'terminated (SIGTERM)' if terminated else 'interrupted'}; committed results are kept. "
+                         f"Continue with:\n  agentunit run {suite} --db {shown(db)} --resume {engine.run_id}\n")
+        raise SystemExit(EXIT_TERMINATED if terminated else 130) from None
     except AgentUnitError as exc:  # the Ray executor lost a worker for good: what was stored is kept
         store.close()
         sys.stderr.write(f"error: {exc}; committed results are kept. Continue with:\n"
@@ -122,6 +126,36 @@ def run_suite(context: Any, suite: Path | None, jobs: int | None, repeat: int | 
         _end_promptly(code)  # here, before the run's objects are let go one by one
     raise SystemExit(code)
 
+
+
+EXIT_TERMINATED = 143  # 128 + SIGTERM, as a shell reports a process that SIGTERM ended
+
+
+@contextlib.contextmanager
+def _terminated_as_interrupted(terminated: list[int]) -> Iterator[None]:
+    """While the block runs, SIGTERM (a CI cancel, ``timeout``, ``kill``) ends the run as Ctrl-C does: the run
+    is recorded ``interrupted`` with its ``finished_at``, and what was computed is kept (the engine's own
+    ending). The signal is appended to ``terminated``. Only in the main thread (where signals are handled)."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def on_sigterm(signum: int, frame: Any) -> None:
+        terminated.append(signum)
+        interrupt = signal.getsignal(signal.SIGINT)  # asyncio.run's (it cancels the run's task) or Python's own
+        if callable(interrupt):
+            interrupt(signal.SIGINT, frame)
+            return
+        raise KeyboardInterrupt  # Ctrl-C ignored (a background job): end the run all the same
+
+    before = signal.signal(signal.SIGTERM, on_sigterm)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
 
 
 def _hold_run(store: Any, run_id: str) -> None:

@@ -91,6 +91,7 @@ class Engine:
         self._inline = False  # set by execute() for a run driven without an event loop
         self._report_spool: ReportSpool | None = None  # the run's, while it runs
         self._judged = True  # whether the run set a judge up (``_uses_a_judge``), from run() on
+        self._judge_waited = 0.0  # seconds the stored cases waited in line for the judge, summed
 
     # -- driving the run ------------------------------------------------------------------------
 
@@ -243,6 +244,8 @@ class Engine:
 
     def _store_case(self, run_id: str, seq: int, repeat: int, values: dict[str, Any]) -> None:
         """Store one evaluated case (``_evaluate``'s values, made here or by an executor's worker)."""
+        if self._judged and values.get("envelope"):
+            self._judge_waited += values["envelope"].get("judge_queue_wait_s", 0.0)
         self.store.add_case(run_id, seq, values.pop("case_id"), repeat, **values)
         self._done += 1
         if self.on_progress is not None:
@@ -252,12 +255,20 @@ class Engine:
         """Call the target and score one case; the keyword arguments of ``store.add_case`` (and ``case_id``)."""
         deadline = time.monotonic() + self.timeout
         token = use_case_deadline(deadline)  # a media download (in any thread) stops when the case's time ends
+        clock = None
+        if self._judged:  # the case's clock stops while it waits in line for the judge (judges.service)
+            from agentunit.judges.service import CaseClock
+
+            clock = CaseClock(deadline).start()
         try:
-            return await self._evaluate_until(case, repeat, deadline)
+            return await self._evaluate_until(case, repeat, deadline, clock)
         finally:
+            if clock is not None:
+                clock.stop()
             reset_case_deadline(token)
 
-    async def _evaluate_until(self, case: DatasetCase, repeat: int, deadline: float) -> dict[str, Any]:
+    async def _evaluate_until(self, case: DatasetCase, repeat: int, deadline: float,
+                              clock: Any = None) -> dict[str, Any]:
         error = None
         trace = None
         try:
@@ -287,7 +298,7 @@ class Engine:
         else:
             if trace is None:
                 trace = build_trace(outcome, case.query)
-            results = [await self._score_within(m, case, trace, outcome, deadline)
+            results = [await self._score_within(m, case, trace, outcome, deadline, clock)
                        if getattr(m, "evaluate_async", None) else score(m, case, trace, outcome) for m in metrics]
             verdict = judge_case(results, metrics, case.threshold)
             status, passed, case_score = verdict.status, verdict.passed, verdict.score
@@ -301,6 +312,8 @@ class Engine:
             outcome.output = scrub(outcome.output, secrets)
             results = [_scrub_result(r, secrets) for r in results]
         envelope = _envelope(outcome, case)
+        if clock is not None and clock.queued:  # reported, not counted against the case's limit
+            envelope = {**(envelope or {}), "judge_queue_wait_s": round(clock.waited, 3)}
         if self._matrix_keys is not None:
             envelope = _with_labels(envelope, case, self._matrix_keys)
         return {"case_id": case.id, "status": status, "passed": passed, "score": case_score, "prompt": case.query,
@@ -325,10 +338,14 @@ class Engine:
         return None
 
     async def _score_within(self, metric: Any, case: DatasetCase, trace: TraceLog, outcome: Outcome,
-                            deadline: float) -> MetricResult:
-        """A model-backed metric, bounded by what is left of the case's time limit."""
+                            deadline: float, clock: Any = None) -> MetricResult:
+        """A model-backed metric, bounded by what is left of the case's time limit (``clock``: the case's clock,
+        whose deadline stops while the case waits in line for the judge)."""
+        if clock is not None:  # a media download of the metric's ends with the case's time, moved on by the waits
+            use_case_deadline(clock.deadline)  # the case's token resets it (``_evaluate``)
+        scoring = score_async(metric, case, trace, outcome)
         try:
-            return await _within(score_async(metric, case, trace, outcome), deadline)
+            return await (_within(scoring, deadline) if clock is None else clock.within(scoring))
         except _TimedOut:
             return MetricResult(name=getattr(metric, "display_name", None) or getattr(metric, "name", "metric"),
                                 value=None, weight=getattr(metric, "weight", 1.0), label=getattr(metric, "label", None),
@@ -406,7 +423,7 @@ class Engine:
                 cost = judge.cost_of({"prompt_tokens": used["prompt_tokens"],
                                       "completion_tokens": used["completion_tokens"]})
                 described = judge.provider.describe()
-                summary["judge"] = {**described, **used, "cost": cost,
+                summary["judge"] = {**described, **used, "cost": cost, "queue_wait_s": round(self._judge_waited, 3),
                                     "agreement": self._judge_agreement(store, run_id, described)}
             finished_at = _now_iso()
             store.mark_run(run_id, status, finished_at=finished_at, summary=summary)

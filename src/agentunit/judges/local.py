@@ -79,6 +79,7 @@ class LocalProvider:
     """A GGUF judge in this process (see the module docstring)."""
 
     name = "local"
+    capacity = 1  # one slot (n_parallel), one request at a time: the judge service queues the rest
 
     def __init__(self, config: dict[str, Any]):
         self.config = config
@@ -181,8 +182,28 @@ class LocalProvider:
         content = (edges[0], edges[1]) if min(edges) >= 0 else None
         return tokens, [piece["piece"] for piece in pieces], content
 
+    async def ready(self) -> None:
+        """Load the model (seconds, the first time): the judge service awaits this before a call's turn begins,
+        so loading is waited for in the judge's queue, not on the time of the case that happens to be first."""
+        if self._server is None:
+            await _in_thread(self._load)
+
     async def call(self, request: JudgeRequest) -> JudgeReply:
-        return await asyncio.to_thread(self._call, request)
+        return await _in_thread(self._call, request)
 
     async def aclose(self) -> None:
         """The model stays loaded for the life of the process (loading takes seconds)."""
+
+
+async def _in_thread(function: Any, *args: Any) -> Any:
+    """``function(*args)`` in a worker thread. A caller that gives up (its case ran out of time) cannot stop the
+    thread: this returns only once the thread is done and the model free again, so the judge service's queue
+    holds the next call until then, instead of letting it wait on the model's lock with its case's clock running."""
+    work = asyncio.ensure_future(asyncio.to_thread(function, *args))
+    try:
+        return await asyncio.shield(work)
+    except asyncio.CancelledError:
+        await asyncio.wait((work,))
+        if not work.cancelled():
+            work.exception()  # seen: nobody is left to use the answer
+        raise

@@ -11,6 +11,13 @@ Bounds: ``timeout`` is one deadline for a whole call, transport retries included
 default to 120 s; the local judge has none unless configured), and a call that ran out of it is not
 retried. The provider's secrets (API keys) are removed from every reply text and error the service
 returns or raises, before anything is cached.
+
+The judge's queue: at most ``concurrency`` calls are sent at once, and never more than the provider
+serves at once (its ``capacity``: the local judge answers one request at a time). A call waits in line
+for its turn — and for the provider's start-up (``ready``: loading the local model) — and while it does,
+the case's clock (``CaseClock``, set by the engine per case) is stopped: the queue is not the case's
+time. The wait is added to the case's ``waited``. ``queue_timeout`` bounds
+a case's waits, summed (default an hour): past it the call raises an error naming the judge's queue.
 """
 
 from __future__ import annotations
@@ -21,8 +28,10 @@ import dataclasses
 import hashlib
 import json
 import math
+import sys
+import time
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -36,6 +45,8 @@ if TYPE_CHECKING:
     import asyncio
 
 STRICT_SUFFIX = "\n\nReply with exactly one of: {options}. No other words."
+DEFAULT_QUEUE_TIMEOUT_S = 3600.0  # the most a case waits in line for the judge, its waits summed
+_HAS_TIMEOUT_CM = sys.version_info >= (3, 11)  # asyncio.timeout(), movable with reschedule()
 
 
 @dataclass
@@ -59,6 +70,7 @@ class JudgeService:
         self._concurrency = _concurrency(config.get("concurrency", 1 if provider == "local" else 8))
         self.timeout = _timeout(config.get("timeout", None if provider in ("local", "ensemble")
                                            else DEFAULT_HTTP_TIMEOUT_S))
+        self.queue_timeout = _timeout(config.get("queue_timeout", DEFAULT_QUEUE_TIMEOUT_S), "queue_timeout")
         self.config = config
         self._store: Any = None
         # The embedded judge's provider (llama.cpp client, urllib) is built when first used: a run without
@@ -130,15 +142,17 @@ class JudgeService:
             return cached, True
         import asyncio  # here, not at the top: a run without judge calls needs no event loop (issue 20)
 
-        inflight = self._inflight.setdefault(asyncio.get_running_loop(), {})
+        loop = asyncio.get_running_loop()
+        inflight = self._inflight.setdefault(loop, {})
         shared = inflight.get(key)
         if shared is None:
             # A task of its own, so one caller giving up (a case timing out) does not cancel the others' answer.
-            shared = inflight[key] = _InFlight(asyncio.ensure_future(self._fetch(key, request)))
+            admitted = loop.create_future()  # done when the call's turn at the judge came
+            shared = inflight[key] = _InFlight(asyncio.ensure_future(self._fetch(key, request, admitted)), admitted)
             shared.task.add_done_callback(lambda done: (inflight.pop(key, None), _retrieved(done)))
-            return await shared.wait(), False
+            return await shared.wait(self), False
         self.stats.cache_hits += 1
-        return await shared.wait(), True
+        return await shared.wait(self), True
 
     def _cached(self, key: str) -> JudgeReply | None:
         cached = self._memory.get(key)
@@ -149,9 +163,14 @@ class JudgeService:
                 self._memory[key] = cached
         return cached
 
-    async def _fetch(self, key: str, request: JudgeRequest) -> JudgeReply:
-        async with self._semaphore():
-            reply = self._redacted(await self._call(request))
+    async def _fetch(self, key: str, request: JudgeRequest, admitted: asyncio.Future[None]) -> JudgeReply:
+        try:
+            async with self._semaphore():
+                await self._ready()
+                _admit(admitted)
+                reply = self._redacted(await self._call(request))
+        finally:
+            _admit(admitted)  # a call cancelled in line: its waiters go on to its outcome
         self.stats.calls += 1
         self.stats.prompt_tokens += reply.usage.get("prompt_tokens", 0)
         self.stats.completion_tokens += reply.usage.get("completion_tokens", 0)
@@ -194,13 +213,50 @@ class JudgeService:
         except Exception as exc:  # a provider bug or an unexpected reply: an error, without the key
             raise AgentUnitError(self.redact(f"judge error: {type(exc).__name__}: {exc}")) from None
 
+    async def _ready(self) -> None:
+        """The provider's start-up (``ready``: the local judge loads its model), waited for in line: not the time
+        of the case whose call happens to be first. A failure is left to the call, which reports it."""
+        ready = getattr(self.provider, "ready", None)
+        if ready is not None:
+            with contextlib.suppress(Exception):
+                await ready()
+
+    async def _in_line(self, admitted: asyncio.Future[None]) -> None:
+        """Wait for a call's turn at the judge (``admitted``) with the case's clock stopped, at most what is left
+        of the case's ``queue_timeout``; past it, raise AgentUnitError naming the judge's queue."""
+        import asyncio
+
+        clock = _case_clock.get()
+        limit = self.queue_timeout
+        left = None if limit is None else limit - (clock.waited if clock is not None else 0.0)
+        if clock is not None:
+            clock.pause()
+        try:
+            if left is None or left > 0:
+                await asyncio.wait((admitted,), timeout=left)
+        finally:
+            if clock is not None:
+                clock.resume()
+        if not admitted.done():
+            raise AgentUnitError(f"waited {limit:g} s in line for the judge: the judge's queue (other cases' judge "
+                                 f"calls ahead of this one) outlasted judge.queue_timeout ({limit:g} s) — raise "
+                                 "it, or run with a lower -j")
+
+    @property
+    def capacity(self) -> int:
+        """How many calls are sent at once: ``concurrency``, at most the provider's ``capacity`` (the requests it
+        serves at once; the local judge serves one)."""
+        served = getattr(self.provider, "capacity", None)
+        usable = isinstance(served, int) and not isinstance(served, bool) and served >= 1
+        return min(self._concurrency, served) if usable else self._concurrency
+
     def _semaphore(self) -> asyncio.Semaphore:
         import asyncio
 
         loop = asyncio.get_running_loop()  # asyncio primitives belong to one event loop
         semaphore = self._semaphores.get(loop)
         if semaphore is None:
-            semaphore = self._semaphores[loop] = asyncio.Semaphore(self._concurrency)
+            semaphore = self._semaphores[loop] = asyncio.Semaphore(self.capacity)
         return semaphore
 
     async def decide(self, request: JudgeRequest) -> Decision:
@@ -253,11 +309,11 @@ def _concurrency(value: Any) -> int:
     return value
 
 
-def _timeout(value: Any) -> float | None:
+def _timeout(value: Any, name: str = "timeout") -> float | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
-        raise AgentUnitError(f"judge timeout must be a number of seconds > 0, got {value!r}")
+        raise AgentUnitError(f"judge {name} must be a number of seconds > 0, got {value!r}")
     return float(value)
 
 
@@ -271,22 +327,119 @@ def _stricter(request: JudgeRequest) -> JudgeRequest:
 class _InFlight:
     """A provider call shared by every caller asking the same request; cancelled when the last gives up."""
 
-    def __init__(self, task: asyncio.Task):
+    def __init__(self, task: asyncio.Task, admitted: asyncio.Future[None]):
         self.task = task
+        self.admitted = admitted
         self.waiters = 0
 
-    async def wait(self) -> JudgeReply:
+    async def wait(self, service: JudgeService) -> JudgeReply:
         import asyncio
 
         self.waiters += 1
         try:
+            if not self.admitted.done():  # the call waits in line: so does each caller, its clock stopped
+                await service._in_line(self.admitted)
             return await asyncio.shield(self.task)
-        except asyncio.CancelledError:
+        except BaseException:  # cancelled, or out of queue time
             if not self.task.done() and self.waiters == 1:
                 self.task.cancel()  # nobody is left to use the answer
             raise
         finally:
             self.waiters -= 1
+
+
+def _admit(admitted: asyncio.Future[None]) -> None:
+    if not admitted.done():
+        admitted.set_result(None)
+
+
+class CaseClock:
+    """One case's time limit, stopped while the case waits in line for the judge (the module docstring).
+
+    ``deadline`` (``time.monotonic()``) moves on by each wait; ``waited`` sums the waits (waits that overlap, a
+    metric's parallel calls, count once); ``queued``: the case's judge calls went through the queue (its
+    wait, 0 or more, is reported). ``within`` bounds an awaitable by the deadline, following it as it moves.
+    The engine makes one per case and ``start``s it: the judge calls of that case (in its tasks) find it.
+    """
+
+    def __init__(self, deadline: float):
+        self.deadline = deadline
+        self.waited = 0.0
+        self.queued = False
+        self._paused = 0
+        self._since = 0.0
+        self._moves: list[Callable[[float | None], None]] = []
+        self._token: contextvars.Token[CaseClock | None] | None = None
+
+    def start(self) -> CaseClock:
+        self._token = _case_clock.set(self)
+        return self
+
+    def stop(self) -> None:
+        if self._token is not None:
+            _case_clock.reset(self._token)
+            self._token = None
+
+    def pause(self) -> None:
+        self.queued = True
+        self._paused += 1
+        if self._paused == 1:
+            self._since = time.monotonic()
+            for move in self._moves:
+                move(None)
+
+    def resume(self) -> None:
+        self._paused -= 1
+        if self._paused == 0:
+            waited = time.monotonic() - self._since
+            self.waited += waited
+            self.deadline += waited
+            for move in self._moves:
+                move(self.deadline)
+
+    async def within(self, awaitable: Any) -> Any:
+        """Await ``awaitable`` until the deadline, however it moves meanwhile; raises asyncio.TimeoutError."""
+        import asyncio
+
+        if not self._paused and self.deadline <= time.monotonic():
+            awaitable.close()
+            raise asyncio.TimeoutError
+        loop = asyncio.get_running_loop()
+        if _HAS_TIMEOUT_CM:
+            async with asyncio.timeout(None) as timeout:
+                def move(at: float | None) -> None:
+                    if not timeout.expired():
+                        timeout.reschedule(None if at is None else loop.time() + at - time.monotonic())
+
+                return await self._following(awaitable, move)
+        # asyncio.timeout's part, before Python 3.11: cancel the task at the deadline, and say why
+        task, fired, timer = asyncio.current_task(), [], [None]
+
+        def fire() -> None:
+            fired.append(True)
+            task.cancel()
+
+        def rearm(at: float | None) -> None:
+            if timer[0] is not None:
+                timer[0].cancel()
+            timer[0] = None if at is None else loop.call_at(loop.time() + at - time.monotonic(), fire)
+
+        try:
+            return await self._following(awaitable, rearm)
+        except asyncio.CancelledError:
+            if fired:
+                raise asyncio.TimeoutError from None
+            raise
+        finally:
+            rearm(None)
+
+    async def _following(self, awaitable: Any, move: Callable[[float | None], None]) -> Any:
+        move(None if self._paused else self.deadline)
+        self._moves.append(move)
+        try:
+            return await awaitable
+        finally:
+            self._moves.remove(move)
 
 
 def _retrieved(task: asyncio.Task) -> None:
@@ -334,6 +487,7 @@ def not_recorded() -> Iterator[None]:
         _recorded.reset(token)
 
 
+_case_clock: contextvars.ContextVar[CaseClock | None] = contextvars.ContextVar("agentunit_case_clock", default=None)
 _services: dict[str, JudgeService] = {}
 _current: contextvars.ContextVar[JudgeService | None] = contextvars.ContextVar("agentunit_judge", default=None)
 

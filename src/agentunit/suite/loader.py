@@ -53,7 +53,7 @@ OPTION_KEYS = tuple(OPTION_FIELDS)
 JUDGE_FIELDS: dict[str, Check] = {
     "provider": choice(*PROVIDERS), "model": text(nonblank=True), "base_url": text(nonblank=True),
     "api_key_env": text(nonblank=True), "timeout": number(above=0), "concurrency": integer(1),
-    "n_ctx": integer(1), "threads": integer(1), "port": integer(0, 65535),
+    "n_ctx": integer(1), "threads": integer(1), "port": integer(0, 65535), "queue_timeout": number(above=0),
     "cost_per_1k_prompt_tokens": number(0), "cost_per_1k_completion_tokens": number(0),
     "max_response_bytes": integer(1), "model_path": text(nonblank=True), "n_gpu_layers": integer(0),
     "combine": choice("mean", "agreement"), "vision": boolean(),
