@@ -2,10 +2,15 @@
 
 Apart from the engine (``agentunit.core.engine``, which re-exports them) so that code handing options
 to a run or reading its result (reports, the CLI, executors) needs nothing else of it.
+
+A result kept after its run need not keep the database open: ``RunResult.release`` closes the store's
+connection (``evaluate`` does, for a database that outlives it) and puts a ``ReleasedStore`` in its
+place, whose reads open the database for themselves and close it after.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -61,7 +66,7 @@ class RunResult:
     finished_at: str | None
     status: str
     summary: dict[str, Any]
-    store: Store = field(repr=False)
+    store: Store = field(repr=False)  # a ReleasedStore once ``release`` let its connection go
     # The report lines and tallies made while the run executed here (None: reports read the store).
     spool: ReportSpool | None = field(default=None, repr=False, compare=False)
 
@@ -79,6 +84,16 @@ class RunResult:
     def iter_cases(self) -> Iterator[dict[str, Any]]:
         return self.store.iter_cases(self.run_id)
 
+    def release(self) -> None:
+        """Close the store's connection, for a database that outlives it (a file, a server): reads then open
+        the database for themselves and close it after (``ReleasedStore``). An in-memory database, which
+        would go with its connection, is kept open. For the owner of the store (``evaluate``)."""
+        store = self.store
+        if isinstance(store, ReleasedStore) or in_memory(str(getattr(store, "path", ":memory:"))):
+            return
+        store.close()
+        self.store = ReleasedStore(store)  # type: ignore[assignment]
+
     @property
     def cases(self) -> list[dict[str, Any]]:
         return list(self.iter_cases())
@@ -88,6 +103,71 @@ class RunResult:
         from agentunit.reporting.json_report import report_dict
 
         return report_dict(self)
+
+
+def in_memory(path: str) -> bool:
+    """Whether a store's path names an in-memory SQLite database (gone when its last connection closes)."""
+    return path == ":memory:" or path.startswith("file::memory:") or "mode=memory" in path
+
+
+class ReleasedStore:
+    """The store of a finished run, its connection closed: each read opens the database and closes it
+    after (``iter_cases`` and ``metric_values`` after their last row), so a result kept in memory holds
+    no file handle. Other methods of the store work the same way, one connection per call; ``conn``
+    (code reading SQL itself) opens one that stays until ``close``. ``problems`` is the closed store's."""
+
+    def __init__(self, store: Any):
+        self._kind: type = type(store)
+        self._location: str = getattr(store, "_url", store.path)  # a PostgreSQL path is shown with its password hidden
+        self.path: str = store.path
+        self.dialect: str = store.dialect
+        self.problems: list[str] = store.problems
+        self._held: Any = None
+
+    @contextlib.contextmanager
+    def opened(self) -> Iterator[Any]:
+        """The store, opened for one read and closed after it."""
+        store = self._kind(self._location)
+        try:
+            yield store
+        finally:
+            store.close()
+
+    def iter_cases(self, run_id: str, **options: Any) -> Iterator[dict[str, Any]]:
+        with self.opened() as store:
+            yield from store.iter_cases(run_id, **options)
+
+    def metric_values(self, run_id: str) -> Iterator[tuple[Any, ...]]:
+        with self.opened() as store:
+            yield from store.metric_values(run_id)
+
+    @property
+    def conn(self) -> Any:
+        if self._held is None:
+            self._held = self._kind(self._location)
+        return self._held.conn
+
+    def flush(self) -> None:
+        """Nothing to write: the run's rows were written before its store was closed."""
+
+    def close(self) -> None:
+        if self._held is not None:
+            self._held.close()
+            self._held = None
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        method = getattr(self._kind, name)  # AttributeError for what a store does not have
+        if not callable(method):
+            raise AttributeError(name)
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            with self.opened() as store:
+                value = getattr(store, name)(*args, **kwargs)
+                return list(value) if isinstance(value, Iterator) else value
+
+        return call
 
 
 def new_run_id() -> str:
