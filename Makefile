@@ -9,11 +9,12 @@ export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
 setup: $(VENV)/.installed
 
-# The demo needs agentunit and the runtimes of its two embedded models only (a few packages, seconds);
+# The demo installs agentunit, the runtimes of its two embedded models and the extras of the README's examples
+# (privacy: travel_team; multimodal, video, audio: the image, video and voice examples; ~300 MB the first time);
 # the tests need every extra and the reference libraries they cross-check against (minutes).
 $(VENV)/.core: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet -e ".[embeddings,judge]"
+	$(PY) -m pip install --quiet -e ".[embeddings,judge,privacy,multimodal,video,audio]"
 	$(PY) -m compileall -q src  # bytecode even where PYTHONDONTWRITEBYTECODE is set: faster start-up
 	touch $@
 

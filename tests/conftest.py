@@ -79,8 +79,15 @@ def local_server() -> Iterator[Callable[..., LocalServer]]:
         server.close()
 
 
+# How long a CLI run whose cases call the embedded judge (or another embedded model) may take in a test: the
+# 1.5B judge answers in about 2 s on an idle 2-core machine and in 20 s or more on a busy one, so such a test
+# gives its run this much, and the run's cases the same limit (`--timeout`): a slow machine makes the test
+# slower, never a case error. Well within CI's 90 minutes for the whole suite.
+JUDGED_RUN_S = 2400
+
+
 def run_cli(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None,
-            timeout: float = 120) -> subprocess.CompletedProcess[str]:
+            timeout: float = 300) -> subprocess.CompletedProcess[str]:
     """Run ``python -m agentunit ARGS`` as a user would; returns the completed process."""
     return subprocess.run([sys.executable, "-m", "agentunit", *args], cwd=cwd or ROOT, capture_output=True,
                           text=True, timeout=timeout, env={**os.environ, **(env or {})}, stdin=subprocess.DEVNULL)

@@ -173,11 +173,15 @@ def test_filter_runs_only_matching_cases(tmp_path):
 
 @pytest.mark.slow
 def test_kill_9_then_resume_records_every_case_exactly_once(tmp_path):
-    (tmp_path / "slowagent.py").write_text(
+    (tmp_path / "slowagent.py").write_text(  # with AU_HOLD set, the 150th call and later wait to be killed
         "import os, time\n"
         "def answer(prompt):\n"
         "    with open(os.environ['AU_CALL_LOG'], 'a') as log:\n"
         "        log.write(prompt + '\\n')\n"
+        "    if os.environ.get('AU_HOLD'):\n"
+        "        with open(os.environ['AU_CALL_LOG']) as log:\n"
+        "            if len(log.readlines()) >= 150:\n"
+        "                time.sleep(600)\n"
         "    time.sleep(0.02)\n"
         "    return prompt.upper()\n")
     total = 300
@@ -189,9 +193,10 @@ def test_kill_9_then_resume_records_every_case_exactly_once(tmp_path):
     log = tmp_path / "calls.log"
     env = {**os.environ, "AU_CALL_LOG": str(log)}
     proc = subprocess.Popen([sys.executable, "-m", "agentunit", "run", str(suite), "--db", str(db), "-j", "2", "-q"],
-                            cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                            cwd=tmp_path, env={**env, "AU_HOLD": "1"}, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
     committed = 0
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 300  # the run cannot end first: its 150th case waits to be killed
     while time.monotonic() < deadline and committed < 60:
         time.sleep(0.05)
         if db.exists():
@@ -210,7 +215,7 @@ def test_kill_9_then_resume_records_every_case_exactly_once(tmp_path):
     out = tmp_path / "o.json"
     resumed = subprocess.run([sys.executable, "-m", "agentunit", "run", str(suite), "--db", str(db),
                               "--resume", run_id, "-o", str(out)], cwd=tmp_path, env=env, capture_output=True,
-                             text=True, timeout=120)
+                             text=True, timeout=300)
     assert resumed.returncode == 0, resumed.stdout + resumed.stderr
     with sqlite3.connect(db) as conn:
         rows = conn.execute("SELECT case_id, COUNT(*) FROM case_results WHERE run_id = ? GROUP BY case_id",

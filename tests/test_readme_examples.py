@@ -39,7 +39,7 @@ import yaml
 from agentunit.cli import app
 from agentunit.errors import SuiteError
 from agentunit.suite.loader import suite_from_dict
-from tests.conftest import ROOT
+from tests.conftest import JUDGED_RUN_S, ROOT
 
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 _FENCE = re.compile(r"(?:<!--\s*not-run:\s*(?P<reason>.*?)\s*-->\s*\n)?^```(?P<lang>yaml|bash|sh)\n(?P<body>.*?)^```",
@@ -207,8 +207,9 @@ def _needs_judge(suite: Path, cwd: Path, env: dict[str, str]) -> bool:
 
 
 def _agentunit(words: list[str], cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    # a run of an example that needs no judge may still run an embedded model (speech, video) on every case
     return subprocess.run([sys.executable, "-m", "agentunit", *words], cwd=cwd, capture_output=True, text=True,
-                          timeout=300, env=env, stdin=subprocess.DEVNULL)
+                          timeout=JUDGED_RUN_S, env=env, stdin=subprocess.DEVNULL)
 
 
 def _run_command(words: list[str], cwd: Path, env: dict[str, str]) -> str | None:

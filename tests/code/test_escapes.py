@@ -20,6 +20,7 @@ import pytest
 
 from tests.code.sandboxing import host_processes_with, requires_bwrap, run
 from tests.conftest import ROOT
+from tests.process_helpers import eventually
 
 pytestmark = requires_bwrap
 
@@ -120,7 +121,6 @@ for _ in range(5):
 # -- processes ----------------------------------------------------------------------------------
 
 def test_python_fork_bomb_is_contained():
-    start = time.monotonic()
     result = run("""
 import os
 while True:
@@ -128,16 +128,14 @@ while True:
         os.fork()
     except OSError:
         pass
-""", processes=32)
-    assert time.monotonic() - start < 5
+""", processes=32, timeout=2)
+    assert result.timed_out  # it forks until its timeout (the sandbox's clock), then its whole tree is killed
     assert not result.ok and _left_behind(result) == []
     assert subprocess.run(["true"]).returncode == 0  # the host can still start processes
 
 
 def test_bash_fork_bomb_is_contained():
-    start = time.monotonic()
-    result = run(":(){ :|:& };:", "bash", processes=32)
-    assert time.monotonic() - start < 5
+    result = run(":(){ :|:& };:", "bash", processes=32, timeout=2)  # its shell may end first: the tree goes with it
     assert _left_behind(result) == []
     assert subprocess.run(["true"]).returncode == 0
 
@@ -195,29 +193,28 @@ if os.fork() == 0:  # a double-forked daemon
 print("started")
 """)
     assert result.ok and "started" in result.stdout
-    time.sleep(0.1)
-    assert host_processes_with(token) == []
+    assert eventually(lambda: host_processes_with(token) == [])  # killed with the run (a minute at most)
 
 
 def test_a_disowned_shell_job_is_gone_when_the_run_ends():
     token = f"{time.time_ns() % 10**9}.{os.getpid()}"
     result = run(f"nohup sleep {token} >/dev/null 2>&1 &\ndisown\necho started", "bash")
     assert result.ok and "started" in result.stdout
-    time.sleep(0.1)
-    assert host_processes_with(token) == []
+    assert eventually(lambda: host_processes_with(token) == [])
 
 
 def test_sleeping_forever_is_killed_at_the_timeout():
     start = time.monotonic()
     result = run("import time\ntime.sleep(10**6)", timeout=1)
-    assert 0.9 < time.monotonic() - start < 3
+    assert time.monotonic() - start >= 0.9  # not before it (how long after depends on the machine's load)
     assert result.timed_out and result.exit_code is None
+    assert result.limits_hit == ["timeout: 1 s wall clock, process tree killed"]
 
 
 def test_a_busy_loop_hits_the_cpu_limit():
-    start = time.monotonic()
-    result = run("while True:\n    pass", timeout=5, cpu_seconds=1)
-    assert time.monotonic() - start < 4
+    # 1 s of CPU takes far longer than 1 s on a busy machine: the CPU limit stops it, never the timeout
+    result = run("while True:\n    pass", timeout=120, cpu_seconds=1)
+    assert not result.timed_out
     assert result.signal in ("SIGXCPU", "SIGKILL") and any(h.startswith("cpu") for h in result.limits_hit)
 
 
@@ -269,15 +266,14 @@ for i in range(10**6):
 
 
 def test_infinite_stdout_is_capped_and_stopped():
-    start = time.monotonic()
-    result = run("while True:\n    print('y' * 1000)", output_kb=64, timeout=3)
-    assert time.monotonic() - start < 2
+    result = run("while True:\n    print('y' * 1000)", output_kb=64)
+    assert not result.timed_out  # stopped at the cap, not at the (60 s) timeout
     assert len(result.stdout) <= 64 * 1024
     assert result.exit_code is None and result.limits_hit[0].startswith("output: stdout")
 
 
 def test_infinite_stderr_is_capped_and_stopped():
-    result = run("yes error >&2", "bash", output_kb=16, timeout=3)
+    result = run("yes error >&2", "bash", output_kb=16)
     assert len(result.stderr) <= 16 * 1024
     assert result.limits_hit[0].startswith("output: stderr")
 
@@ -438,7 +434,7 @@ def test_parallel_sandboxes_do_not_share_a_process_budget():
     async def both():
         bomb = Sandbox(limits=Limits(timeout=2, processes=16)).run_program(
             "import os\nwhile True:\n    try: os.fork()\n    except OSError: pass", "python")
-        normal = [Sandbox(limits=Limits(timeout=5)).run_program(f"print({i})", "python") for i in range(4)]
+        normal = [Sandbox(limits=Limits(timeout=60)).run_program(f"print({i})", "python") for i in range(4)]
         return await asyncio.gather(bomb, *normal)
 
     results = asyncio.run(both())

@@ -4,7 +4,6 @@ be made, else the tree's resident memory watched; and limits that never exceed a
 from __future__ import annotations
 
 import os
-import time
 
 import pytest
 
@@ -42,10 +41,10 @@ ISOLATIONS = [pytest.param("bubblewrap", marks=requires_bwrap), "none"]
 @pytest.mark.parametrize("isolation", ISOLATIONS)
 def test_a_tree_over_the_total_is_killed_though_each_process_is_under_its_limit(isolation):
     # 4 × 150 MiB: each child is under its 200 MiB address space, together they pass the 300 MiB total.
-    # Before the total existed this ran to the end (exit 0, 600 MiB held for the whole hold).
-    start = time.monotonic()
-    result = run(_forks(4, 150, 30), isolation=isolation, timeout=20, memory_mb=200, total_memory_mb=300)
-    assert time.monotonic() - start < 15 and not result.timed_out
+    # Before the total existed this ran to the end (exit 0, 600 MiB held for the whole hold). The timeout is past
+    # the 30 s hold: the total stops the tree, never the timeout, however long a busy machine takes.
+    result = run(_forks(4, 150, 30), isolation=isolation, timeout=120, memory_mb=200, total_memory_mb=300)
+    assert not result.timed_out
     assert not result.ok and "all done" not in result.stdout
     mechanism = result.isolation["memory"].split(":")[0]
     assert mechanism in ("cgroup", "rss-watch") and "300 MiB in all" in result.isolation["memory"]
@@ -57,7 +56,7 @@ def test_a_tree_over_the_total_is_killed_though_each_process_is_under_its_limit(
 
 @pytest.mark.parametrize("isolation", ISOLATIONS)
 def test_a_tree_under_the_total_runs_to_its_end(isolation):
-    result = run(_forks(2, 100, 0.5), isolation=isolation, timeout=20, memory_mb=200, total_memory_mb=300)
+    result = run(_forks(2, 100, 0.5), isolation=isolation, timeout=120, memory_mb=200, total_memory_mb=300)
     assert result.ok and result.stdout == "all done\n" and result.limits_hit == []
 
 
@@ -138,7 +137,7 @@ def test_a_program_that_cannot_enter_its_cgroup_runs_under_the_watch(tmp_path, m
 @pytest.mark.skipif(memory_module._cgroup_parent() is None,
                     reason="no cgroup v2 with memory and pids to delegate here (the rss-watch tests cover the total)")
 def test_the_kernel_holds_the_total_in_a_real_cgroup():
-    result = run(_forks(4, 150, 30), timeout=20, memory_mb=200, total_memory_mb=300)
+    result = run(_forks(4, 150, 30), timeout=120, memory_mb=200, total_memory_mb=300)
     assert result.isolation["memory"].startswith("cgroup:") and not result.ok and not result.timed_out
     assert "memory: 300 MiB in all for the program's processes (cgroup), killed by the kernel" in result.limits_hit
     assert not [p for p in os.listdir(memory_module._cgroup_parent()) if p.startswith(f"agentunit-{os.getpid()}-")]

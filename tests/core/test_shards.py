@@ -50,7 +50,12 @@ def ordered(resident, order):  # a range run by the resident helper that validat
     if os.environ.get("RESIDENT_GONE"):  # the helper ended before its order: the range is forked instead
         import signal, time
         os.kill(resident.pid, signal.SIGKILL)
-        time.sleep(0.1)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:  # until it ended (a zombie: its pipe closed), not a fixed time
+            with open(f"/proc/{resident.pid}/stat") as stat:
+                if stat.read().rsplit(")", 1)[1].split()[0] == "Z":
+                    break
+            time.sleep(0.02)
     sent = real_order(resident, order)
     if sent:
         forks.append(resident.pid)
@@ -244,17 +249,25 @@ def test_a_range_stored_out_of_order_leaves_the_statistics_to_the_database(tmp_p
 
 
 _PROGRESS = """
-import sys, time
+import os, sys, time
 from agentunit.core.engine import Engine, RunOptions
 from agentunit.store.sqlite import Store
 from agentunit.suite import suite_from_dict
 import agentunit.core.shards as shards
-late = sys.argv[1]  # which range starts 0.3 s late: "forked" (the parent waits for it) or "first"
+# Which range waits for the other: "forked" starts once this process waits for it, "first" once the forked
+# range ended (a file says so: conditions, not times, so that a busy machine changes nothing).
+late = sys.argv[1]
+if os.path.exists("go"):
+    os.remove("go")
 slow = shards._run_range
 def delayed(engine, run_id, jobs, stop):
     if (stop is None) == (late == "forked"):
-        time.sleep(0.3)
+        deadline = time.monotonic() + 60
+        while not os.path.exists("go") and time.monotonic() < deadline:
+            time.sleep(0.01)
     slow(engine, run_id, jobs, stop)
+    if stop is None and late == "first":
+        open("go", "w").close()
 shards._run_range = delayed
 if len(sys.argv) > 2:  # the forked range dies after counting its cases: the parent runs them again
     import os
@@ -264,8 +277,12 @@ suite = suite_from_dict({"name": "p", "target": {"type": "echo"},
                                    for i in range(40)]})
 suite.validate()
 seen = []
+def progress(done, total):
+    seen.append(done)
+    if total is None and late == "forked":  # shown while this process waits for the forked range
+        open("go", "w").close()
 engine = Engine(suite, Store("p.db"), RunOptions(processes=2))
-engine.on_progress = lambda done, total: seen.append(done)
+engine.on_progress = progress
 result = engine.execute()
 print(result.summary["passed"], seen[0], max(seen), len(seen))
 """
@@ -295,8 +312,8 @@ from agentunit.suite import suite_from_dict
 import agentunit.core.shards as shards
 slow = shards._run_range
 def stuck(engine, run_id, jobs, stop):
-    if stop is None:  # the forked range
-        time.sleep(60)
+    if stop is None:  # the forked range, far past the test's wait for its end
+        time.sleep(600)
     slow(engine, run_id, jobs, stop)
 shards._run_range = stuck
 suite = suite_from_dict({"name": "k", "target": {"type": "echo"},
@@ -309,16 +326,20 @@ Engine(suite, Store("k.db"), RunOptions(processes=2)).execute()
 
 def test_a_forked_range_ends_with_its_parent(tmp_path):
     import os
+    import signal
 
     temp = tmp_path / "temp"  # where the killed run's range folder stays: not the machine's /tmp
     temp.mkdir()
     env = {**os.environ, "TMPDIR": str(temp)}
     parent, child = kill_once_forked(_SLOW_RANGE, cwd=tmp_path, env=env)
-    assert ends_within(child)
+    ended = ends_within(child)
+    if not ended:
+        os.kill(child, signal.SIGKILL)  # it ran on alone: the test fails, and leaves no process behind
+    assert ended
     # Its range folder is left behind (SIGKILL cannot be caught): the next split run removes it.
     (orphan,) = temp.glob("agentunit-shards-*")
     assert orphan.name.startswith(f"agentunit-shards-{parent}-")
-    code = _SLOW_RANGE.replace("time.sleep(60)", "pass")
+    code = _SLOW_RANGE.replace("time.sleep(600)", "pass")
     assert subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, timeout=120).returncode == 0
     assert not orphan.exists() and not list(temp.glob("agentunit-shards-*"))
 

@@ -1,4 +1,4 @@
-"""Issue 11 replays: metrics stay honest and bounded in time on hostile data.
+"""Issue 11 replays: metrics stay honest and bounded in work on hostile data.
 
 pii_leakage without the NER extra, pii_leakage on long texts, sustainability on remote targets,
 rouge-n's definition, and regex on hostile patterns.
@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 
 import pytest
 
@@ -22,6 +21,7 @@ from agentunit.privacy import detectors
 from agentunit.privacy.metrics import PIILeakageMetric
 from agentunit.suite import load_suite
 from tests.http_helpers import LocalServer, Reply
+from tests.work_helpers import cpu_ratio, line_budget
 
 
 def _score(metric, output):
@@ -56,19 +56,23 @@ def test_pii_leakage_patterns_only_says_so_instead_of_no_personal_data(without_n
 # -- pii_leakage on long texts -----------------------------------------------------------------------
 
 def test_pii_leakage_on_a_long_log_is_bounded():
-    """30,000 IP addresses (~0.6 MB): every pair of findings was compared (about 30 s); now well under."""
-    log = "".join(f"GET /x 200 from 10.{i // 65536 % 256}.{i // 256 % 256}.{i % 256} ok\n" for i in range(30_000))
-    start = time.perf_counter()
-    result = _score(PIILeakageMetric(types=["ip_address", "phone", "email"]), log)
-    assert time.perf_counter() - start < 8
-    assert result.detail["by_type"] == {"ip_address": 30_000}
+    """Every pair of findings was compared: 30,000 IP addresses (~0.6 MB) took about 30 s. The lines of
+    agentunit run grow with the findings (about 45 each), not with their pairs (12.5 million for 5,000)."""
+    findings = 5_000
+    log = "".join(f"GET /x 200 from 10.{i // 65536 % 256}.{i // 256 % 256}.{i % 256} ok\n" for i in range(findings))
+    with line_budget(150 * findings):
+        result = _score(PIILeakageMetric(types=["ip_address", "phone", "email"]), log)
+    assert result.detail["by_type"] == {"ip_address": findings}
 
 
 def test_email_search_is_linear_on_hostile_local_parts():
-    """'a%a%a%…' (100 kB) made the e-mail pattern try every start to the end of the run (~9 s)."""
-    start = time.perf_counter()
-    assert _score(PIILeakageMetric(types=["email"]), "a%" * 50_000).value == 1.0
-    assert time.perf_counter() - start < 2
+    """'a%a%a%…' (100 kB) made the e-mail pattern try every start to the end of the run (~9 s, 2,000 times
+    the CPU time of a plain text of the same size); now it costs what the plain text costs. The pattern runs
+    in C, where no line is counted: the two CPU times are compared, whatever the machine's speed."""
+    metric = PIILeakageMetric(types=["email"])
+    hostile, plain = "a%" * 50_000, "a " * 50_000
+    assert _score(metric, hostile).value == 1.0
+    assert cpu_ratio(lambda: _score(metric, hostile), lambda: _score(metric, plain), below=20) < 20
 
 
 def test_a_long_text_that_was_searched_in_part_says_so(monkeypatch):
@@ -120,9 +124,8 @@ def test_rouge_n_reports_recall_as_lin_2004_defines_it():
 # -- regex on hostile patterns ---------------------------------------------------------------------------
 
 def test_catastrophic_backtracking_is_an_error_within_the_budget():
-    start = time.perf_counter()
+    # the error is the regex engine's own, raised when the budget stopped the match (not after it ended)
     result = check("a" * 40 + "b", {"metric": "regex", "value": "(a|aa)+$", "config": {"timeout": 0.2}})
-    assert time.perf_counter() - start < 2
     assert result.status == "error" and "(a|aa)+$" in result.error and "0.2 s" in result.error
 
 

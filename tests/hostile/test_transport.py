@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import gzip
 import json
+import os
 import sys
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -19,7 +20,8 @@ from agentunit.datasets.base import DatasetCase
 from agentunit.errors import AgentUnitError, TargetError
 from agentunit.judges.base import JudgeRequest
 from agentunit.judges.service import JudgeService
-from agentunit.targets import make_target
+from agentunit.targets import _http, make_target
+from tests.code.sandboxing import host_processes_with
 
 SECRET = "s3cr3t-VALUE-0123456789abcdefXYZ"
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -212,12 +214,12 @@ def test_pathological_json_replies_are_target_errors(payload, message):
 
 
 def test_command_output_is_capped_and_the_command_killed():
-    flood = "import sys\nwhile True: sys.stdout.write('y' * 65536)"
-    started = time.monotonic()
+    token = f"flood-{os.getpid()}-{time.time_ns()}"  # names the command on the host
+    flood = f"import sys\n'{token}'\nwhile True: sys.stdout.write('y' * 65536)"
     with pytest.raises(TargetError, match=r"command output larger than 100000 bytes \(max_response_bytes\)"):
         _run(_send({"type": "command", "argv": [sys.executable, "-c", flood], "max_response_bytes": 100_000,
-                    "timeout": 20}, DatasetCase(id="c", query="hi")))
-    assert time.monotonic() - started < 10  # killed at the limit, not at the timeout
+                    "timeout": 600}, DatasetCase(id="c", query="hi")), limit=300)
+    assert host_processes_with(token) == []  # killed at the limit, not left to write until its timeout
 
 
 def test_a_flood_on_stderr_keeps_only_its_end():
@@ -232,8 +234,22 @@ def test_a_flood_on_stderr_keeps_only_its_end():
 # -- 4, 5, 6. retries, timeouts, latency ------------------------------------------------------------------
 
 
+@pytest.fixture
+def waits(monkeypatch):
+    """The waits the http target chose before each retry (its backoff or the server's Retry-After)."""
+    chosen: list[float] = []
+    real = _http.backoff_delay
+
+    def backoff_delay(*args):
+        chosen.append(real(*args))
+        return chosen[-1]
+
+    monkeypatch.setattr(_http, "backoff_delay", backoff_delay)
+    return chosen
+
+
 @pytest.mark.parametrize("header", ["nan", "inf", "-1", "1e999", "soon", "NaN"])
-def test_hostile_retry_after_does_not_stall_the_retry(header):
+def test_hostile_retry_after_does_not_stall_the_retry(header, waits):
     hits: list[float] = []
 
     async def limited(request: web.Request) -> web.Response:
@@ -249,7 +265,7 @@ def test_hostile_retry_after_does_not_stall_the_retry(header):
 
     reply = _run(go(), limit=20)
     assert reply.body["output"] == "ok" and len(hits) == 2
-    assert hits[1] - hits[0] < 5  # not a number of seconds: ignored, the own backoff (10 ms) applies
+    assert len(waits) == 1 and waits[0] < 0.02  # not a number of seconds: ignored, the own backoff (10 ms) applies
 
 
 def test_a_timed_out_attempt_is_not_sent_again_unless_asked():
@@ -315,7 +331,8 @@ def test_latency_is_the_answering_attempt_without_retry_waits(kind):
 
     reply, total_ms = _run(go())
     assert total_ms >= 950 and len(hits) == 2
-    assert reply.latency_ms is not None and 0 < reply.latency_ms < 500
+    # the answering attempt only: the whole call less the 1 s wait before it (whatever the machine's speed)
+    assert reply.latency_ms is not None and 0 < reply.latency_ms <= total_ms - 950
 
 
 # -- 7. judge time ----------------------------------------------------------------------------------------
@@ -330,11 +347,9 @@ def test_a_hanging_judge_costs_one_timeout_and_one_request(monkeypatch):
         await asyncio.sleep(30)
         return web.json_response(_completion("PASS"))
 
-    started = time.monotonic()
     with pytest.raises(AgentUnitError, match=r"judge call failed: timed out after 0\.5 s \(attempt 1; not retried"):
         _run(_judge_once(hang, timeout=0.5))
-    assert time.monotonic() - started < 1.5  # one timeout, not four
-    assert len(received) == 1
+    assert len(received) == 1  # one timeout, not four
 
 
 def test_the_judge_timeout_bounds_its_retries(monkeypatch):
@@ -345,11 +360,9 @@ def test_the_judge_timeout_bounds_its_retries(monkeypatch):
         received.append(time.monotonic())
         return web.json_response({"error": "busy"}, status=503, headers={"Retry-After": "2"})
 
-    started = time.monotonic()
     with pytest.raises(AgentUnitError, match="judge call timed out after 1 s"):
         _run(_judge_once(busy, timeout=1.0))
-    assert time.monotonic() - started < 2.5  # one deadline, not 3 × 2 s of Retry-After
-    assert len(received) == 1
+    assert len(received) == 1  # one deadline over the call: its 2 s wait for the Retry-After was cut short
 
 
 @pytest.mark.parametrize("value", [0, -1, 1.5, "4", True, None])

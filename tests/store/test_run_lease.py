@@ -69,10 +69,10 @@ _HOLDER = textwrap.dedent("""
     store.start_run(RUN, suite="s", suite_path=None, suite_hash=None, started_at="t", options={}, target=None)
     child = os.fork() if sys.argv[2] == "fork" else 0
     if sys.argv[2] == "fork" and child == 0:
-        time.sleep(60)
+        time.sleep(600)  # until killed: the test kills both
         os._exit(0)
     print(os.getpid(), child, flush=True)
-    time.sleep(60)
+    time.sleep(600)
 """)
 
 
@@ -86,7 +86,7 @@ def test_a_killed_holders_lease_is_taken_over_even_while_its_forked_child_lives(
         with pytest.raises(RunHeldError, match=f"pid {pid} on "):
             store.hold_run(_RUN)
         os.kill(pid, signal.SIGKILL)
-        holder.wait(10)
+        holder.wait(60)
         store.hold_run(_RUN)  # the kernel let the dead holder's lock go; its child never held it
         if child:
             assert Path(f"/proc/{child}").exists()
@@ -94,6 +94,8 @@ def test_a_killed_holders_lease_is_taken_over_even_while_its_forked_child_lives(
         store.close()
         if child:
             os.kill(child, signal.SIGKILL)
+        holder.kill()  # killed already, unless a check above failed first
+        holder.wait()
         holder.stdout.close()
 
 
@@ -103,7 +105,7 @@ _AGENT = textwrap.dedent("""
         with open(os.environ["AU_CALL_LOG"], "a") as log:
             log.write(prompt + "\\n")
         go = os.environ.get("AU_GO")
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 600  # past any start of the second resume, however busy the machine
         while go and not os.path.exists(go) and time.monotonic() < deadline:  # held until the test says go
             time.sleep(0.02)
         return prompt.upper()
@@ -126,7 +128,7 @@ def test_two_resumes_of_one_run_at_once_the_second_exits_2_and_no_case_runs_twic
                                 stderr=subprocess.PIPE, text=True)
 
     first = agentunit()
-    assert first.wait(120) == 0, first.communicate()
+    assert first.wait(300) == 0, first.communicate()
     with sqlite3.connect(db) as conn:  # as if killed after 4 cases
         (run_id,) = conn.execute("SELECT run_id FROM runs").fetchone()
         conn.execute("DELETE FROM metric_results WHERE case_id NOT IN ('c0', 'c1', 'c2', 'c3')")
@@ -139,13 +141,13 @@ def test_two_resumes_of_one_run_at_once_the_second_exits_2_and_no_case_runs_twic
         time.sleep(0.02)  # until the first resume runs its first remaining case (and waits there)
     second = agentunit("--resume", run_id)  # not held back: run unleased, it would run every remaining case
     try:
-        _, err = second.communicate(timeout=60)
+        _, err = second.communicate(timeout=300)
     finally:
         go.touch()
     assert second.returncode == 2, err
     assert f"run {run_id} is being run by another agentunit process (pid {resuming.pid} on " in err
     assert "Traceback" not in err
-    _, err = resuming.communicate(timeout=120)
+    _, err = resuming.communicate(timeout=300)
     assert resuming.returncode == 0, err
     calls = log.read_text().split()
     assert sorted(calls) == sorted(f"p{i}" for i in range(4, total))  # each remaining case ran once
@@ -154,5 +156,5 @@ def test_two_resumes_of_one_run_at_once_the_second_exits_2_and_no_case_runs_twic
         assert conn.execute("SELECT status FROM runs").fetchone()[0] == "completed"
     assert not lease_file(str(db), run_id).exists()
     again = agentunit("--resume", run_id)  # the lease was let go: the run can be continued (nothing left)
-    assert again.wait(120) == 0, again.communicate()
+    assert again.wait(300) == 0, again.communicate()
     assert len(log.read_text().split()) == total - 4

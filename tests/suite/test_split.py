@@ -340,12 +340,11 @@ def test_resident_helpers_let_go_together_all_end(tmp_path):
 
 def test_an_order_to_a_helper_that_ended_is_not_sent(tmp_path):
     import signal
-    import time
 
     many, _ = _validated(_suite(tmp_path, _cases()), 2, resident=True)
     resident = many.resident_ranges()[21]
     os.kill(resident.pid, signal.SIGKILL)
-    time.sleep(0.1)
+    assert ends_within(resident.pid)  # it ended (its end of the pipe closed), not yet reaped
     assert resident.run({"run_id": "r"}) is False
     resident.dismiss()
     assert resident.pid == 0
@@ -380,13 +379,16 @@ def test_a_helper_stops_keeping_a_range_too_large_to_hold(tmp_path):
 
 
 _SLOW_HELPER = """
-import sys, time
+import os, sys, time
 from agentunit.suite import model, split
 from agentunit.suite.loader import load_suite
 validate_range = model.Suite._validate_range
+parent = os.getpid()
 def slowly(self, first, stop, spool, require_target, emit_ids, chunk, **kept):
-    def emit(ids):  # a chunk of one id every 50 ms: the helper reads for minutes
-        time.sleep(0.05)
+    def emit(ids):  # a chunk of one id every 0.5 s: the helper reads for minutes, far past the test's wait
+        if os.getpid() != parent:
+            open("reading", "w").close()  # the test kills the parent now
+        time.sleep(0.5)
         emit_ids(ids)
     return validate_range(self, first, stop, spool, require_target, emit, 1, **kept)
 model.Suite._validate_range = slowly
@@ -399,7 +401,8 @@ from agentunit.core import shards
 run_range = shards._run_range
 def stuck(engine, run_id, jobs, stop):
     if stop is None:  # the last range: the resident helper's
-        time.sleep(60)
+        open("running", "w").close()  # the test kills the parent now
+        time.sleep(600)  # far past the test's wait for its end
     run_range(engine, run_id, jobs, stop)
 shards._run_range = stuck
 sys.argv = ["agentunit", "run", sys.argv[1], "--db", "k.db", "-q"]
@@ -408,24 +411,29 @@ program()
 """
 
 
-def _killed_with_its_parent(code: str, suite: Path, after: float) -> bool:
-    """Run ``code`` on ``suite``, kill it ``after`` seconds after it forked, and tell whether the process it
-    forked first ended within ten seconds."""
+def _killed_with_its_parent(code: str, suite: Path, ready: str) -> bool:
+    """Run ``code`` on ``suite``, kill it once it forked and its helper wrote ``ready`` (in the suite's folder),
+    and tell whether the process it forked first ended within a minute."""
+    import signal
+
     _, child = kill_once_forked(code, str(suite), cwd=suite.parent, env={**os.environ, "TMPDIR": str(suite.parent)},
-                                after=after)
-    return ends_within(child)
+                                ready=suite.parent / ready)
+    if ends_within(child):
+        return True
+    os.kill(child, signal.SIGKILL)  # it ran on alone: the test fails, and leaves no process behind
+    return False
 
 
 @pytest.mark.parametrize("resident", [False, True])
 def test_a_helper_reading_its_range_ends_with_its_parent(tmp_path, resident):
     path = _suite(tmp_path, _cases(2_000))
-    assert _killed_with_its_parent(_SLOW_HELPER.replace("RESIDENT", str(resident)), path, 0.3)
+    assert _killed_with_its_parent(_SLOW_HELPER.replace("RESIDENT", str(resident)), path, "reading")
 
 
 def test_a_resident_helper_running_its_range_ends_with_the_run(tmp_path):
     cases = [{"id": f"c{i}", "prompt": "Answer: an item", "metrics": _CHECKS[:1]} for i in range(1_000)]
     path = _suite(tmp_path, cases)
-    assert _killed_with_its_parent(_SLOW_RESIDENT, path, 1.0)
+    assert _killed_with_its_parent(_SLOW_RESIDENT, path, "running")
 
 
 @pytest.mark.parametrize("processes", [1, 2])

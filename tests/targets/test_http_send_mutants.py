@@ -4,7 +4,9 @@ then clipped to 300 characters, with the attempt count), the time an attempt too
 ``new_session`` makes (mutation testing found these unpinned; docs/testing.md, "Mutation testing")."""
 
 import asyncio
+import itertools
 import time
+import types
 
 import aiohttp
 import pytest
@@ -23,9 +25,9 @@ class _Body:
 
 
 class _Reply:
-    def __init__(self, status, text="", headers=None, charset=None, delay=0.0):
+    def __init__(self, status, text="", headers=None, charset=None):
         self.status, self.headers, self.charset = status, headers or {}, charset
-        self.text, self.delay, self.closed = text, delay, False
+        self.text, self.closed = text, False
 
     def close(self):
         self.closed = True
@@ -46,7 +48,6 @@ class _Session:
             async def __aenter__(self):
                 if isinstance(outcome, BaseException):
                     raise outcome
-                time.sleep(outcome.delay)  # the attempt's own time (asyncio.sleep is recorded, not slept)
                 outcome.content = _Body(outcome.text.encode())
                 session.reply = outcome
                 return outcome
@@ -116,11 +117,13 @@ def test_timeouts_are_retried_when_asked(waits):
     assert len(session.calls) == 3 and waits == [1.0, 2.0]
 
 
-def test_a_status_below_400_is_the_answer_and_400_is_an_error_not_retried(waits):
-    ok = _Session(_Reply(399, "fine", {"X-Up": "1"}, charset="latin-1", delay=0.05))
+def test_a_status_below_400_is_the_answer_and_400_is_an_error_not_retried(waits, monkeypatch):
+    clock = itertools.count(10.0, 0.25)  # time.perf_counter, 0.25 s later at each reading: an attempt's start, end
+    monkeypatch.setattr(_http, "time", types.SimpleNamespace(perf_counter=lambda: next(clock), time=time.time))
+    ok = _Session(_Reply(399, "fine", {"X-Up": "1"}, charset="latin-1"))
     response = _send(ok)
     assert (response.status, response.headers, response.text) == (399, {"x-up": "1"}, "fine")
-    assert 50 <= response.elapsed_ms < 5000  # milliseconds of that attempt
+    assert response.elapsed_ms == 250.0  # milliseconds of that attempt
     bad = _Session(_Reply(400, "no sekret " + "z" * 400))
     assert _error(bad, redact=_hide) == "HTTP 400: " + ("no *** " + "z" * 400)[:300] + "…"
     assert len(bad.calls) == 1 and waits == []

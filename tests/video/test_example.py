@@ -5,7 +5,7 @@ import json
 import pytest
 
 from agentunit.multimodal import evidence
-from tests.conftest import run_cli
+from tests.conftest import JUDGED_RUN_S, run_cli
 
 pytest.importorskip("cv2")
 
@@ -14,8 +14,9 @@ def test_video_example_runs_offline(tmp_path):
     if evidence.ocr_status() is not None:
         pytest.skip("OCR unavailable")
     out = tmp_path / "out.json"
+    # embedded models on every case: the cases get the run's whole time, so a busy machine errs none
     proc = run_cli("run", "examples/video.yaml", "--db", str(tmp_path / "r.db"), "-o", str(out),
-                   env={"HF_HUB_OFFLINE": "1"}, timeout=300)
+                   "--timeout", str(JUDGED_RUN_S), env={"HF_HUB_OFFLINE": "1"}, timeout=JUDGED_RUN_S)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     report = json.loads(out.read_text())
     cases = {c["id"]: {m["metric"]: m for m in c["metrics"]} for c in report["cases"]}

